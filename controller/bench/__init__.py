@@ -1,0 +1,52 @@
+"""Benchmarks behind ``masa bench``; each module here is one benchmark.
+
+A module named ``<group>_<name>.py`` (group: engine, vision, loop) has
+``run(quick: bool) -> str`` returning a Markdown section.  The helpers here
+describe the machine and write a section into docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import re
+from pathlib import Path
+
+
+def machine_description() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith(("model name", "Model")):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return (f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
+            f"Python {platform.python_version()}")
+
+
+def percentile(values, q: float) -> float:
+    """The q-th percentile (0-100) of a list, nearest-rank; 0.0 when empty."""
+    if not values:
+        return 0.0
+    s = sorted(values)
+    k = max(0, min(len(s) - 1, int(round(q / 100 * len(s) + 0.5)) - 1))
+    return s[k]
+
+
+def write_section(path: Path, name: str, body: str) -> None:
+    """Replace (or append) the section for benchmark ``name`` in ``path``."""
+    path = Path(path)
+    text = path.read_text() if path.exists() else (
+        "# Benchmarks\n\nWritten by `masa bench`; each section names the machine and the date it ran.\n")
+    stamp = datetime.date.today().isoformat()
+    block = (f"<!-- bench:{name} -->\n{body.rstrip()}\n\n"
+             f"_Ran {stamp} on {machine_description()}._\n<!-- /bench:{name} -->")
+    pattern = re.compile(rf"<!-- bench:{re.escape(name)} -->.*?<!-- /bench:{re.escape(name)} -->", re.S)
+    if pattern.search(text):
+        text = pattern.sub(lambda _: block, text)
+    else:
+        text = text.rstrip() + "\n\n" + block + "\n"
+    path.write_text(text)
