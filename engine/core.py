@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from . import cards as _cards
@@ -111,7 +111,7 @@ class Move:
 
     def by(self, seat: int | None) -> "Move":
         """The same move made by ``seat``."""
-        return Move(self.text, self.kind, self.cards, self.arg, self.data, seat)
+        return replace(self, seat=seat)
 
 
 @dataclass(frozen=True, eq=False)
