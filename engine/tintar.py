@@ -154,19 +154,19 @@ register_messages({
                         "en": "A mill with {move}: waiting for a piece to be taken."},
     "board_differs": {"ro": "Tabla văzută înainte nu este cea din joc ({points}).",
                       "en": "The board seen before is not the game's board ({points})."},
-    "event_placed": {"ro": "{colour} a așezat pe {point}.", "en": "{colour} placed on {point}."},
-    "event_moved": {"ro": "{colour} a mutat de pe {frm} pe {to}.", "en": "{colour} moved from {frm} to {to}."},
-    "event_mill": {"ro": "Moară! {colour} ia o piesă.", "en": "A mill! {colour} takes a piece."},
-    "event_captured": {"ro": "{colour} a luat piesa de pe {point}.", "en": "{colour} took the piece on {point}."},
-    "event_game_over": {"ro": "Jocul s-a terminat: {outcome}.", "en": "The game is over: {outcome}."},
-    "outcome_all_captured": {"ro": "{colour} a luat toate piesele adversarului și câștigă",
+    "tintar_event_placed": {"ro": "{colour} a așezat pe {point}.", "en": "{colour} placed on {point}."},
+    "tintar_event_moved": {"ro": "{colour} a mutat de pe {frm} pe {to}.", "en": "{colour} moved from {frm} to {to}."},
+    "tintar_event_mill": {"ro": "Moară! {colour} ia o piesă.", "en": "A mill! {colour} takes a piece."},
+    "tintar_event_captured": {"ro": "{colour} a luat piesa de pe {point}.", "en": "{colour} took the piece on {point}."},
+    "tintar_event_game_over": {"ro": "Jocul s-a terminat: {outcome}.", "en": "The game is over: {outcome}."},
+    "tintar_outcome_all_captured": {"ro": "{colour} a luat toate piesele adversarului și câștigă",
                              "en": "{colour} has taken all the opponent's pieces and wins"},
-    "outcome_below_three": {"ro": "adversarul a rămas cu mai puțin de trei piese, {colour} câștigă",
+    "tintar_outcome_below_three": {"ro": "adversarul a rămas cu mai puțin de trei piese, {colour} câștigă",
                             "en": "the opponent has fewer than three pieces left, {colour} wins"},
-    "outcome_blocked": {"ro": "adversarul nu mai poate muta, {colour} câștigă",
+    "tintar_outcome_blocked": {"ro": "adversarul nu mai poate muta, {colour} câștigă",
                         "en": "the opponent cannot move, {colour} wins"},
-    "outcome_repetition": {"ro": "remiză prin repetarea poziției", "en": "a draw by repetition"},
-    "outcome_no_capture": {"ro": "remiză: {moves} mutări fără captură",
+    "tintar_outcome_repetition": {"ro": "remiză prin repetarea poziției", "en": "a draw by repetition"},
+    "tintar_outcome_no_capture": {"ro": "remiză: {moves} mutări fără captură",
                            "en": "a draw: {moves} moves without a capture"},
 })
 
@@ -176,7 +176,9 @@ def colour_word(seat: int, lang: str = "ro", capital: bool = False) -> str:
 
 
 class TintarEvent(Event):
-    """An event whose sentence names the player by colour in each language."""
+    """An event whose sentence names the player by colour in each language
+    (its messages are registered as ``tintar_event_<kind>``: the message
+    table is shared by all games)."""
 
     def message(self, lang: str = "ro") -> str:
         from .core import format_message
@@ -189,8 +191,8 @@ class TintarEvent(Event):
             outcome_args = {"moves": self.data.get("moves", "")}
             if winner is not None:
                 outcome_args["colour"] = colour_word(winner, lang)
-            args["outcome"] = format_message("outcome_" + str(reason), outcome_args, lang)
-        return format_message("event_" + self.kind, args, lang)
+            args["outcome"] = format_message("tintar_outcome_" + str(reason), outcome_args, lang)
+        return format_message("tintar_event_" + self.kind, args, lang)
 
 
 def _parse_colour(value: Any, where: str) -> int:
