@@ -18,6 +18,8 @@ import pytest
 from engine import create_game
 from engine.tintar import INDEX
 
+pytestmark = pytest.mark.slow
+
 pyspiel = pytest.importorskip(
     "pyspiel", reason="the open_spiel package (PyPI) is not installed: pip install open_spiel")
 
