@@ -63,9 +63,9 @@ def _speak(key: str, value: Any, lang: str) -> str:
             return _cards.card_name(_cards.parse_card(value), lang)
         except ValueError:
             return value
-    if key.endswith("suit") and isinstance(value, str) and value in _cards.SUITS:
+    if key.endswith("suit") and isinstance(value, str) and len(value) == 1 and value in _cards.SUITS:
         return _cards.SUIT_NAMES[lang if lang in _cards.SUIT_NAMES else "en"][value]
-    if key.endswith("rank") and isinstance(value, str) and value in _cards.RANKS:
+    if key.endswith("rank") and isinstance(value, str) and len(value) == 1 and value in _cards.RANKS:
         return _cards.RANK_NAMES[lang if lang in _cards.RANK_NAMES else "en"][value]
     return str(value)
 
