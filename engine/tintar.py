@@ -209,14 +209,22 @@ def _parse_colour(value: Any, where: str) -> int:
     raise ValueError(f"{where}: {value!r} is not a piece colour (white, black or None)")
 
 
+# Keys of the camera's "tintar" reading (contract 2) that describe the pieces
+# beside the board, not a point: left out of a board.
+SIDE_KEYS = ("in_hand", "captured")
+
+
 def board_from_dict(board: dict, base: list[int] | None = None) -> list[int]:
     """A board dict ``{"a1": "white" | "black" | None, ...}`` -> a list by point
     index; points missing from the dict are taken from ``base`` (empty if no
-    base).  ValueError names a point that does not exist or a bad colour."""
+    base), the camera's side counts (``in_hand``, ``captured``) are left
+    out.  ValueError names a point that does not exist or a bad colour."""
     if not isinstance(board, dict):
         raise ValueError(f"a Tintar board is a dict of point -> colour, not {type(board).__name__}")
     cells = list(base) if base is not None else [EMPTY] * len(POINTS)
     for name, value in board.items():
+        if name in SIDE_KEYS:
+            continue
         key = str(name).strip().lower()
         if key not in INDEX:
             raise ValueError(f"there is no point {name!r} on a Tintar board; points: {' '.join(POINTS)}")

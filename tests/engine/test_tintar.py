@@ -386,6 +386,14 @@ def test_the_wrong_player_moving_is_flagged():
     assert not v.ok and v.sure and v.code == "not_your_turn"
 
 
+def test_the_cameras_side_counts_are_not_points():
+    # Contract 2's "tintar" reading also counts the pieces beside the board.
+    g = tintar()
+    seen = {**board_after(g, "d2"), "in_hand": {"white": 8, "black": 9},
+            "captured": {"white": 0, "black": 0}}
+    assert g.explain_observation(seen).args["move"] == "d2"
+
+
 def test_the_board_before_must_be_the_games():
     g = tintar({"a1": "white", "g7": "black"})
     v = g.explain_position({**g.board(), "d1": "white"}, {**g.board(), "a1": None, "a4": "white"})
