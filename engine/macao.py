@@ -521,8 +521,8 @@ class Macao(Game):
         m, verdict = self._resolve(move, seat)
         if m is None:
             return verdict
-        if m.kind == "ask" and not self.over and self.ask_window is not None and m.seat == self.ask_window:
-            return self._check(m)
+        if m.kind == "ask" and not self.over:
+            return self._check(m) if m.seat == self.ask_window else illegal("no_request_window")
         return super().check(m)
 
     def _check(self, move: Move) -> Verdict:
