@@ -37,7 +37,8 @@ Move words (one line of text)
 ``pass``             end the turn after drawing, or accept losing the turn to
                      a 4 instead of adding a 4.
 Romanian words are accepted too: ``trage`` (draw), ``ia`` (take), ``pas``
-(pass), ``cere`` (ask).
+(pass), ``cere`` (ask), and ``request`` for ``ask`` (the MQTT command
+``{"cmd": "request", "value": "7"}`` becomes the move ``request 7``).
 
 Options (name: default - the quotes are in docs/rules/macao.md)
 --------------------------------------------------------------
@@ -83,7 +84,7 @@ REQUESTABLE_RANKS = "56789TQ"
 RANDOM_HAND = 5
 
 _WORDS = {"draw": "draw", "trage": "draw", "take": "take", "ia": "take",
-          "pass": "pass", "pas": "pass", "ask": "ask", "cere": "ask"}
+          "pass": "pass", "pas": "pass", "ask": "ask", "cere": "ask", "request": "ask"}
 
 register_messages({
     "wrong_suit_or_rank": {"ro": "{card} nu se potrivește: trebuie aceeași culoare sau același număr ca {top_card}.",
@@ -408,7 +409,7 @@ class Macao(Game):
             return Move(f"ask {wanted}", "ask", arg=wanted)
         lowered = [w.lower() for w in words]
         wanted = None
-        for word in ("ask", "cere"):
+        for word in ("ask", "cere", "request"):
             if word in lowered:
                 i = lowered.index(word)
                 if i != len(words) - 2:
