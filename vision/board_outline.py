@@ -1,0 +1,296 @@
+"""Finding a game board in a camera frame by its outline, and looking at it from straight above.
+
+Used by the Table (backgammon) and Tintar readers.  The board is the largest
+region of the frame whose colour differs from the table around it (the table
+colours are learnt from the frame's border).  Its outline gives four corners;
+a homography then maps board millimetres to pixels, so every reader works in
+a flat, top-down "board picture" whatever the camera's tilt and turn.
+
+When a ``Calibration`` (ArUco markers, vision.calibrate) is at hand, readers
+may pass the frame already rectified; this module only needs the pixels.
+
+Errors are ``BoardNotFound`` (no board in view) and ``BoardPartlyInView``
+(the board runs off the picture), both ValueError subclasses with an English
+and Romanian message.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+class BoardNotFound(ValueError):
+    """No board could be found in the picture."""
+
+
+class BoardPartlyInView(ValueError):
+    """The board runs off the edge of the picture."""
+
+
+WORK_WIDTH = 640          # the frame is searched at this width
+BORDER_FRACTION = 0.035   # the frame's border strip that shows the table
+FOREGROUND_DISTANCE = 20.0  # shade-tolerant colour distance from every table colour
+MIN_AREA_FRACTION = 0.06  # a board smaller than this share of the frame is "no board"
+
+
+def _order_corners(pts: np.ndarray) -> np.ndarray:
+    """Corners as top-left, top-right, bottom-right, bottom-left (image axes)."""
+    pts = np.asarray(pts, np.float64).reshape(4, 2)
+    s = pts.sum(axis=1)
+    d = pts[:, 1] - pts[:, 0]
+    return np.array([pts[np.argmin(s)], pts[np.argmin(d)], pts[np.argmax(s)], pts[np.argmax(d)]])
+
+
+SHADE_WEIGHT = 20.0       # weight of log-brightness against the colour axes a, b
+
+
+_LOG_L = (SHADE_WEIGHT * np.log(np.arange(256, dtype=np.float32) + 16.0)).astype(np.float32)
+
+
+def shade_tolerant(lab: np.ndarray) -> np.ndarray:
+    """Lab pixels (OpenCV 8-bit scale) as (a, b, SHADE_WEIGHT * ln(L)): a shadow or a
+    dimmer lamp moves a colour little in this space; a different material moves it a lot."""
+    out = np.empty(np.shape(lab), np.float32)
+    out[..., 0] = lab[..., 1]
+    out[..., 1] = lab[..., 2]
+    out[..., 2] = _LOG_L[np.asarray(lab)[..., 0].astype(np.uint8)]
+    return out
+
+
+def _table_model(lab: np.ndarray, border: int) -> np.ndarray:
+    """Up to three Lab colour centres of the table, from the frame's border strip."""
+    strips = [lab[:border].reshape(-1, 3), lab[-border:].reshape(-1, 3),
+              lab[:, :border].reshape(-1, 3), lab[:, -border:].reshape(-1, 3)]
+    samples = np.concatenate(strips).astype(np.float32)
+    if len(samples) > 4000:
+        samples = samples[:: len(samples) // 4000]
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    _, labels, centres = cv2.kmeans(samples, 3, None, criteria, 2, cv2.KMEANS_PP_CENTERS,
+                                    ) if len(samples) >= 3 else (None, None, samples)
+    if labels is not None:
+        counts = np.bincount(labels.ravel(), minlength=3)
+        centres = centres[counts > 0.04 * len(samples)]
+    return centres
+
+
+def foreground_mask(image: np.ndarray, work_width: int = WORK_WIDTH) -> tuple[np.ndarray, float]:
+    """(mask of what is not table, scale from full-size to the mask's pixels)."""
+    h, w = image.shape[:2]
+    scale = min(1.0, work_width / float(w))
+    small = cv2.resize(image, (int(round(w * scale)), int(round(h * scale))), interpolation=cv2.INTER_AREA) \
+        if scale < 1.0 else image
+    small = cv2.medianBlur(small, 5)
+    lab = shade_tolerant(cv2.cvtColor(small, cv2.COLOR_BGR2LAB))
+    border = max(3, int(min(small.shape[:2]) * BORDER_FRACTION))
+    centres = _table_model(lab, border)
+    dist2 = np.full(lab.shape[:2], np.inf, np.float32)
+    for c in centres:
+        d = lab - c[None, None, :].astype(np.float32)
+        dist2 = np.minimum(dist2, np.einsum("ijk,ijk->ij", d, d))
+    mask = (dist2 > FOREGROUND_DISTANCE ** 2).astype(np.uint8) * 255
+    k = np.ones((5, 5), np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    return mask, scale
+
+
+def _fit_side_lines(contour: np.ndarray, corners: np.ndarray) -> np.ndarray | None:
+    """Refine four rough corners by fitting a straight line to each side of the contour."""
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    lines = []
+    for i in range(4):
+        a, b = corners[i], corners[(i + 1) % 4]
+        ab = b - a
+        length = np.linalg.norm(ab)
+        if length < 10:
+            return None
+        u = ab / length
+        n = np.array([-u[1], u[0]])
+        rel = pts - a
+        t = rel @ u
+        off = rel @ n
+        sel = (t > 0.12 * length) & (t < 0.88 * length) & (np.abs(off) < max(3.0, 0.03 * length))
+        if sel.sum() < 8:
+            return None
+        vx, vy, x0, y0 = cv2.fitLine(pts[sel].astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+    out = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        m = np.array([d1, -d2]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return None
+        t = np.linalg.solve(m, p2 - p1)
+        out.append(p1 + t[0] * d1)
+    return np.array(out)
+
+
+def find_board(image: np.ndarray, what: str = "board") -> np.ndarray:
+    """The board's four corners in pixels (TL, TR, BR, BL as seen in the picture).
+
+    Raises BoardNotFound or BoardPartlyInView with a clear message.
+    """
+    mask, scale = foreground_mask(image)
+    try:
+        quad = _quad_from_mask(mask, what)
+    except (BoardNotFound, BoardPartlyInView) as first:
+        # A table in shadow can look like the board's frame: try the board's sharp outline instead.
+        try:
+            quad = _quad_from_mask(edge_enclosed_mask(image, scale), what)
+        except (BoardNotFound, BoardPartlyInView):
+            raise first from None
+    quad = (quad + 0.5) / scale - 0.5
+    return refine_corners(image, quad)
+
+
+def edge_enclosed_mask(image: np.ndarray, scale: float) -> np.ndarray:
+    """What the table cannot reach from the picture's border without crossing a sharp edge."""
+    h, w = image.shape[:2]
+    small = cv2.resize(image, (int(round(w * scale)), int(round(h * scale))), interpolation=cv2.INTER_AREA)
+    gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
+    edges = cv2.dilate(cv2.Canny(gray, 40, 100), np.ones((3, 3), np.uint8))
+    free = (edges == 0).astype(np.uint8)
+    n, labels = cv2.connectedComponents(free, connectivity=4)
+    border = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    reached = np.isin(labels, border[border > 0]) if n > 1 else np.zeros_like(free, bool)
+    mask = (~reached).astype(np.uint8) * 255
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+
+
+def _quad_from_mask(mask: np.ndarray, what: str) -> np.ndarray:
+    """Four corners (mask pixels) of the largest outline in ``mask``."""
+    mh, mw = mask.shape
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        raise BoardNotFound(f"no {what} in view / nu se vede nicio tablă")
+    contour = max(contours, key=cv2.contourArea)
+    area = cv2.contourArea(contour)       # holes (a plate the colour of the table) count as board
+    if area < MIN_AREA_FRACTION * mh * mw:
+        raise BoardNotFound(f"no {what} in view / nu se vede nicio tablă")
+    x, y, bw, bh = cv2.boundingRect(contour)
+    if x <= 1 or y <= 1 or x + bw >= mw - 1 or y + bh >= mh - 1:
+        raise BoardPartlyInView(f"only part of the {what} is in view — move the camera or the board "
+                                f"/ tabla se vede doar în parte — mutați camera sau tabla")
+    hull = cv2.convexHull(contour)
+    quad = None
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.01, 0.02, 0.03, 0.05, 0.08):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            quad = approx.reshape(4, 2).astype(np.float64)
+            break
+    if quad is None:
+        raise BoardNotFound(f"no {what} in view (no four-sided outline) / nu se vede nicio tablă (contur fără patru laturi)")
+    fill = area / max(1.0, cv2.contourArea(quad.astype(np.float32)))
+    if fill < 0.8:
+        raise BoardNotFound(f"no {what} in view (the largest shape is not a board) / nu se vede nicio tablă")
+    quad = _order_corners(quad)
+    refined = _fit_side_lines(contour, quad)
+    if refined is not None and np.max(np.abs(refined - quad)) < 0.05 * peri:
+        quad = _order_corners(refined)
+    return quad
+
+
+def refine_corners(image: np.ndarray, quad: np.ndarray, reach: float = 10.0) -> np.ndarray:
+    """Move each side of a rough outline onto the sharpest colour edge within ``reach`` pixels.
+
+    A soft shadow around the board makes a wide, weak edge; the board's own
+    rim is sharp, so the strongest gradient across each side marks it.
+    """
+    img = cv2.GaussianBlur(image, (0, 0), 0.8).astype(np.float32)
+    h, w = img.shape[:2]
+    lines = []
+    offs = np.arange(-reach, reach + 1.0, 1.0)
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        ab = b - a
+        length = float(np.linalg.norm(ab))
+        u = ab / length
+        n = np.array([u[1], -u[0]])            # points out of the board for TL->TR->BR->BL order
+        ts = np.linspace(0.1, 0.9, 40)
+        base = a[None, :] + ts[:, None] * ab[None, :]
+        pts = base[:, None, :] + offs[None, :, None] * n[None, None, :]
+        xi = np.clip(np.rint(pts[..., 0]).astype(int), 0, w - 1)
+        yi = np.clip(np.rint(pts[..., 1]).astype(int), 0, h - 1)
+        prof = img[yi, xi]                       # (40, len(offs), 3)
+        grad = np.linalg.norm(np.diff(prof, axis=1), axis=2)
+        k = np.argmax(grad, axis=1)
+        strong = grad[np.arange(len(k)), k] > 12
+        if strong.sum() < 10:
+            return quad
+        edge = base[strong] + (offs[k[strong]] + 0.5)[:, None] * n[None, :]
+        vx, vy, x0, y0 = cv2.fitLine(edge.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+    out = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        m = np.array([d1, -d2]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return quad
+        t = np.linalg.solve(m, p2 - p1)
+        out.append(p1 + t[0] * d1)
+    out = np.array(out)
+    if np.max(np.linalg.norm(out - quad, axis=1)) > 3 * reach:
+        return quad
+    return out
+
+
+def board_homography(corners_px: np.ndarray, width_mm: float, height_mm: float) -> np.ndarray:
+    """Homography from board millimetres (origin top-left, y down) to picture pixels."""
+    src = np.array([[0, 0], [width_mm, 0], [width_mm, height_mm], [0, height_mm]], np.float32)
+    return cv2.getPerspectiveTransform(src, np.asarray(corners_px, np.float32))
+
+
+def top_down(image: np.ndarray, H_mm_to_px: np.ndarray, x0_mm: float, y0_mm: float, x1_mm: float,
+             y1_mm: float, px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
+    """The region [x0,x1]x[y0,y1] (board mm) seen from above at ``px_per_mm``; and its in-frame mask."""
+    S = np.array([[1 / px_per_mm, 0, x0_mm], [0, 1 / px_per_mm, y0_mm], [0, 0, 1]], np.float64)
+    M = H_mm_to_px @ S
+    size = (int(round((x1_mm - x0_mm) * px_per_mm)), int(round((y1_mm - y0_mm) * px_per_mm)))
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    out = cv2.warpPerspective(image, M, size, flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    inside = cv2.warpPerspective(np.full(image.shape[:2], 255, np.uint8), M, size, flags=flags,
+                                 borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    return out, inside
+
+
+def mm_to_px(H_mm_to_px: np.ndarray, pts_mm) -> np.ndarray:
+    pts = np.asarray(pts_mm, np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(pts, H_mm_to_px).reshape(-1, 2)
+
+
+def ring_response(gx: np.ndarray, gy: np.ndarray, centres: np.ndarray, radius: float,
+                  samples: int = 36, arc: tuple[float, float] = (0.0, 2 * np.pi), band: float = 2.0,
+                  percentile: float | None = None) -> np.ndarray:
+    """Edge strength across a circle (or arc) of ``radius`` around each centre.
+
+    ``gx, gy`` are image gradients; only the part normal to the circle counts,
+    so straight lines crossing the circle add little while a disc's rim adds
+    a lot.  At each angle the strongest value within ``band`` pixels of the
+    radius is taken; the result is the mean over the angles, or the given
+    ``percentile`` (a low one demands an edge all the way round).
+    ``centres`` is (N, 2) in pixels (x, y).
+    """
+    centres = np.asarray(centres, np.float64).reshape(-1, 2)
+    ang = np.linspace(arc[0], arc[1], samples, endpoint=False)
+    nx, ny = np.cos(ang), np.sin(ang)
+    h, w = gx.shape
+    best = None
+    for dr in ((-band, 0.0, band) if band else (0.0,)):
+        xs = centres[:, :1] + (radius + dr) * nx[None, :]
+        ys = centres[:, 1:] + (radius + dr) * ny[None, :]
+        xi = np.clip(np.rint(xs).astype(np.int64), 0, w - 1)
+        yi = np.clip(np.rint(ys).astype(np.int64), 0, h - 1)
+        radial = np.abs(gx[yi, xi] * nx[None, :] + gy[yi, xi] * ny[None, :])
+        best = radial if best is None else np.maximum(best, radial)
+    if percentile is None:
+        return best.mean(axis=1)
+    return np.percentile(best, percentile, axis=1)
+
+
+def gradients(gray: np.ndarray, blur: float = 1.2) -> tuple[np.ndarray, np.ndarray]:
+    g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), blur) if blur else gray.astype(np.float32)
+    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3) / 8.0
+    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3) / 8.0
+    return gx, gy

@@ -1,0 +1,196 @@
+"""Reading a Tintar (nine men's morris) board: the piece on each of the 24 points, and the
+pieces lying beside the board (not yet placed on the left, captured on the right).
+
+How: the board plate is found by its outline (vision.board_outline) and seen
+from straight above at ``PX_PER_MM``.  A piece is a disc: around each point
+we look for a ring of strong edges of the piece's radius (straight board
+lines crossing the ring add little).  Its colour is its brightness compared
+with the board or table right around it, so shade and warm light do not turn
+white into black.  Beside the board the same ring test runs on circles found
+by a Hough transform.
+
+Conventions (docs/vision-boards.md): files a-g left to right and ranks 1-7
+bottom to top as the camera sees the board; the board picture is assumed
+upright (turned less than 45 degrees).  The result is the "tintar" value of
+Contract 2: ``{"a1": "white"|"black"|None, ... 24 points, "in_hand":
+{"white": n, "black": n}, "captured": {"white": n, "black": n}}``; a side
+zone that runs off the picture gives ``None`` instead of counts.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision import imaging
+from vision.board_outline import (BoardNotFound, BoardPartlyInView, board_homography, find_board, gradients,
+                                  mm_to_px, ring_response, top_down)
+from vision.render_boards import (TINTAR_PIECE_R, TINTAR_POINTS, TINTAR_SIZE, TINTAR_STEP, TINTAR_GRID0,
+                                  tintar_point_mm)
+
+__all__ = ["read", "annotate", "BoardNotFound", "BoardPartlyInView"]
+
+PX_PER_MM = 2.0
+SIDE_ZONE = 160.0           # mm left and right of the board searched for loose pieces
+SIDE_GAP = 6.0
+RING_PERCENTILE = 25.0      # the rim must show nearly all the way round
+MAX_LOOSE_CANDIDATES = 40   # rings looked at beside the board, strongest first
+TEXTURE_FACTOR = 1.0        # beside the board the rim must also beat the cloth's own pattern
+PRESENCE_MIN = 3.0          # ring edge strength (grey levels per pixel) that makes a piece
+FACE_SPREAD_MAX = 22.0      # a piece's face is plain: brightness spread (std) inside it below this
+WHITE_RATIO = 0.62          # piece brightness / surroundings above this: white
+
+
+def _disc_stats(lum: np.ndarray, cx: float, cy: float, r_in: float, r_out0: float, r_out1: float):
+    h, w = lum.shape
+    R = int(r_out1) + 2
+    x0, x1 = max(0, int(cx) - R), min(w, int(cx) + R + 1)
+    y0, y1 = max(0, int(cy) - R), min(h, int(cy) + R + 1)
+    patch = lum[y0:y1, x0:x1]
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    d = np.hypot(xx - cx, yy - cy)
+    inner = patch[d <= r_in]
+    ring = patch[(d >= r_out0) & (d <= r_out1)]
+    if inner.size == 0 or ring.size == 0:
+        return 0.0, 1.0, 255.0
+    return float(inner.mean()), float(np.median(ring)), float(inner.std())
+
+
+def _best_rings(gx, gy, centres, r, search):
+    """For each rough centre: (strength, x, y) of the strongest piece-sized ring near it.
+
+    Coarse: the mean rim edge on a 2-pixel grid; fine: around the best spot,
+    the RING_PERCENTILE of the edge round the rim (a rim shows all the way round).
+    """
+    centres = np.asarray(centres, np.float64).reshape(-1, 2)
+    n = len(centres)
+    if n == 0:
+        return np.zeros(0), np.zeros(0), np.zeros(0)
+    offs = np.arange(-search, search + 1, 2.0)
+    ox, oy = np.meshgrid(offs, offs)
+    grid = np.c_[ox.ravel(), oy.ravel()]
+    cand = (centres[:, None, :] + grid[None, :, :]).reshape(-1, 2)
+    coarse = np.zeros(len(cand))
+    for rr in (0.86 * r, r):
+        coarse = np.maximum(coarse, ring_response(gx, gy, cand, rr, samples=24, band=0))
+    pick = np.argmax(coarse.reshape(n, len(grid)), axis=1)
+    best_c = cand.reshape(n, len(grid), 2)[np.arange(n), pick]
+    fx, fy = np.meshgrid(np.arange(-2.0, 3.0), np.arange(-2.0, 3.0))
+    fine = np.c_[fx.ravel(), fy.ravel()]
+    cand = (best_c[:, None, :] + fine[None, :, :]).reshape(-1, 2)
+    score = np.zeros(len(cand))
+    for rr in (0.86 * r, r):
+        score = np.maximum(score, ring_response(gx, gy, cand, rr, samples=32, band=1.5,
+                                                percentile=RING_PERCENTILE))
+    score = score.reshape(n, len(fine))
+    j = np.argmax(score, axis=1)
+    xy = cand.reshape(n, len(fine), 2)[np.arange(n), j]
+    return score[np.arange(n), j], xy[:, 0], xy[:, 1]
+
+
+def _texture(gx, gy, x, y, r) -> float:
+    """Mean edge strength in a ring just outside a piece: how busy the cloth or board is there."""
+    vals = [ring_response(gx, gy, [(x, y)], rr, samples=32, band=0) for rr in (1.35 * r, 1.55 * r, 1.75 * r)]
+    return float(np.mean(vals))
+
+
+def _colour(lum, x, y, r) -> tuple[str | None, float]:
+    """"white" / "black" for a piece at (x, y), None when the inside is not a plain face."""
+    inner, around, spread = _disc_stats(lum, x, y, 0.42 * r, 1.3 * r, 1.6 * r)
+    if spread > FACE_SPREAD_MAX:
+        return None, 0.0
+    ratio = inner / max(8.0, around)
+    return ("white" if ratio > WHITE_RATIO else "black"), ratio
+
+
+def _side_pieces(gray, lum, gx, gy, inside, x0_px, x1_px, r):
+    """Loose pieces in a column of the top-down picture: list of (x, y, colour)."""
+    h = gray.shape[0]
+    x0_px, x1_px = max(0, int(x0_px)), min(gray.shape[1], int(x1_px))
+    zone_inside = inside[:, x0_px:x1_px]
+    if zone_inside.size == 0 or (zone_inside > 0).mean() < 0.9:
+        return None
+    mag = np.hypot(gx[:, x0_px:x1_px], gy[:, x0_px:x1_px])
+    half = cv2.resize(mag, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    size = int(r + 5) | 1
+    kernel = np.zeros((size, size), np.float32)
+    cv2.circle(kernel, (size // 2, size // 2), int(round(r / 2)), 1.0, 1)
+    cv2.circle(kernel, (size // 2, size // 2), int(round(0.43 * r)), 1.0, 1)
+    kernel /= kernel.sum()
+    resp = cv2.resize(cv2.filter2D(half, cv2.CV_32F, kernel), (mag.shape[1], mag.shape[0]),
+                      interpolation=cv2.INTER_LINEAR)
+    peaks = (resp >= cv2.dilate(resp, np.ones((int(r), int(r)), np.uint8))) & (resp > 1.2 * PRESENCE_MIN)
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-resp[ys, xs])[:MAX_LOOSE_CANDIDATES]
+    found = []
+    cands = []
+    strength, bx, by = _best_rings(gx, gy, np.c_[xs[order] + x0_px, ys[order]], r, 4)
+    for s, x, y in zip(strength, bx, by):
+        if s >= PRESENCE_MIN and s >= TEXTURE_FACTOR * _texture(gx, gy, x, y, r):
+            cands.append((float(s), float(x), float(y)))
+    cands.sort(reverse=True)
+    for s, x, y in cands:
+        if any((x - fx) ** 2 + (y - fy) ** 2 < (1.6 * r) ** 2 for fx, fy, _ in found):
+            continue
+        colour = _colour(lum, x, y, r)[0]
+        if colour:
+            found.append((x, y, colour))
+    return found
+
+
+def read(image, calibration=None) -> dict:
+    """The Tintar position in ``image`` (BGR); see the module docstring for the result."""
+    image = imaging.check_frame(image)
+    corners = find_board(image, "Tintar board")
+    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+    if sides.max() > 1.8 * sides.min():
+        raise BoardNotFound("no Tintar board in view (the outline is not square) "
+                            "/ nu se vede tabla de Tintar (conturul nu este pătrat)")
+    H = board_homography(corners, TINTAR_SIZE, TINTAR_SIZE)
+    x0 = -SIDE_ZONE - SIDE_GAP
+    top, inside = top_down(image, H, x0, -8.0, TINTAR_SIZE + SIDE_ZONE + SIDE_GAP, TINTAR_SIZE + 8.0, PX_PER_MM)
+    gray = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
+    lum = gray.astype(np.float32)
+    gx, gy = gradients(gray)
+    r = TINTAR_PIECE_R * PX_PER_MM
+
+    def px(xm, ym):
+        return (xm - x0) * PX_PER_MM, (ym + 8.0) * PX_PER_MM
+
+    result: dict = {}
+    strength, bx, by = _best_rings(gx, gy, [px(*tintar_point_mm(n)) for n in TINTAR_POINTS], r,
+                                   int(4 * PX_PER_MM))
+    for name, s, x, y in zip(TINTAR_POINTS, strength, bx, by):
+        result[name] = _colour(lum, x, y, r)[0] if s >= PRESENCE_MIN else None
+    left = _side_pieces(gray, lum, gx, gy, inside, 0, SIDE_ZONE * PX_PER_MM, r)
+    right = _side_pieces(gray, lum, gx, gy, inside, (TINTAR_SIZE + SIDE_GAP - x0) * PX_PER_MM, top.shape[1], r)
+    for key, pieces in (("in_hand", left), ("captured", right)):
+        result[key] = None if pieces is None else {
+            "white": sum(1 for p in pieces if p[2] == "white"),
+            "black": sum(1 for p in pieces if p[2] == "black")}
+    return result
+
+
+def annotate(image: np.ndarray, result: dict) -> np.ndarray:
+    """The picture with the board outline and each piece read (a ring in the piece's colour)."""
+    out = imaging.check_frame(image).copy()
+    try:
+        corners = find_board(out, "Tintar board")
+    except ValueError:
+        return out
+    H = board_homography(corners, TINTAR_SIZE, TINTAR_SIZE)
+    cv2.polylines(out, [np.rint(corners).astype(np.int32)], True, (0, 200, 255), 2, cv2.LINE_AA)
+    for name in TINTAR_POINTS:
+        (x, y), = mm_to_px(H, [tintar_point_mm(name)])
+        colour = result.get(name)
+        if colour:
+            cv2.circle(out, (int(x), int(y)), 14, (0, 200, 255), 3, cv2.LINE_AA)
+            cv2.circle(out, (int(x), int(y)), 9, (255, 255, 255) if colour == "white" else (0, 0, 0), 3,
+                        cv2.LINE_AA)
+        else:
+            cv2.drawMarker(out, (int(x), int(y)), (0, 200, 255), cv2.MARKER_CROSS, 10, 1, cv2.LINE_AA)
+    lines = [f"in hand / in mana: {result.get('in_hand')}", f"captured / capturate: {result.get('captured')}"]
+    for i, text in enumerate(lines):
+        cv2.putText(out, text, (10, 24 + 22 * i), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 3, cv2.LINE_AA)
+        cv2.putText(out, text, (10, 24 + 22 * i), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 1, cv2.LINE_AA)
+    return out
