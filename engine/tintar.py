@@ -154,10 +154,10 @@ register_messages({
                         "en": "A mill with {move}: waiting for a piece to be taken."},
     "board_differs": {"ro": "Tabla văzută înainte nu este cea din joc ({points}).",
                       "en": "The board seen before is not the game's board ({points})."},
-    "tintar_event_placed": {"ro": "{colour} a așezat pe {point}.", "en": "{colour} placed on {point}."},
-    "tintar_event_moved": {"ro": "{colour} a mutat de pe {frm} pe {to}.", "en": "{colour} moved from {frm} to {to}."},
-    "tintar_event_mill": {"ro": "Moară! {colour} ia o piesă.", "en": "A mill! {colour} takes a piece."},
-    "tintar_event_captured": {"ro": "{colour} a luat piesa de pe {point}.", "en": "{colour} took the piece on {point}."},
+    "event_placed": {"ro": "{colour} a așezat pe {point}.", "en": "{colour} placed on {point}."},
+    "event_moved": {"ro": "{colour} a mutat de pe {frm} pe {to}.", "en": "{colour} moved from {frm} to {to}."},
+    "event_mill": {"ro": "Moară! {colour} ia o piesă.", "en": "A mill! {colour} takes a piece."},
+    "event_captured": {"ro": "{colour} a luat piesa de pe {point}.", "en": "{colour} took the piece on {point}."},
     "tintar_event_game_over": {"ro": "Jocul s-a terminat: {outcome}.", "en": "The game is over: {outcome}."},
     "tintar_outcome_all_captured": {"ro": "{colour} a luat toate piesele adversarului și câștigă",
                              "en": "{colour} has taken all the opponent's pieces and wins"},
@@ -176,9 +176,11 @@ def colour_word(seat: int, lang: str = "ro", capital: bool = False) -> str:
 
 
 class TintarEvent(Event):
-    """An event whose sentence names the player by colour in each language
-    (its messages are registered as ``tintar_event_<kind>``: the message
-    table is shared by all games)."""
+    """An event whose sentence names the player by colour in each language.
+
+    The message table is shared by all games and other games say
+    ``event_game_over`` their own way, so Tintar's end is
+    ``tintar_event_game_over``; the other kinds are ``event_<kind>``."""
 
     def message(self, lang: str = "ro") -> str:
         from .core import format_message
@@ -192,7 +194,8 @@ class TintarEvent(Event):
             if winner is not None:
                 outcome_args["colour"] = colour_word(winner, lang)
             args["outcome"] = format_message("tintar_outcome_" + str(reason), outcome_args, lang)
-        return format_message("tintar_event_" + self.kind, args, lang)
+        key = "tintar_event_game_over" if self.kind == "game_over" else "event_" + self.kind
+        return format_message(key, args, lang)
 
 
 def _parse_colour(value: Any, where: str) -> int:
