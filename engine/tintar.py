@@ -89,7 +89,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .core import OK, Event, Game, Move, Verdict, illegal, register_messages
+from .core import OK, Event, Game, Move, Verdict, format_message, illegal, register_messages
 
 POINTS: tuple[str, ...] = ("a1", "a4", "a7", "b2", "b4", "b6", "c3", "c4", "c5", "d1", "d2", "d3",
                            "d5", "d6", "d7", "e3", "e4", "e5", "f2", "f4", "f6", "g1", "g4", "g7")
@@ -170,7 +170,9 @@ register_messages({
                            "en": "a draw: {moves} moves without a capture"},
 })
 
+
 def colour_word(seat: int, lang: str = "ro", capital: bool = False) -> str:
+    """The player's colour as a word ("albul" / "white")."""
     word = COLOUR_WORDS.get(lang, COLOUR_WORDS["en"])[seat]
     return word[0].upper() + word[1:] if capital else word
 
@@ -183,7 +185,6 @@ class TintarEvent(Event):
     ``tintar_event_game_over``; the other kinds are ``event_<kind>``."""
 
     def message(self, lang: str = "ro") -> str:
-        from .core import format_message
         args = dict(self.data)
         if self.seat is not None:
             args["colour"] = colour_word(self.seat, lang, capital=True)
@@ -371,7 +372,8 @@ class Tintar(Game):
         if not m:
             raise ValueError(f"cannot read {text!r} as a Tintar move: write a point to place on "
                              "(d2), a slide (a1-a4), and a capture as xg7 (d2xg7, a1-a4xg7)")
-        frm, to, cap = m.group(2) and m.group(1), m.group(2) or m.group(1), m.group(3)
+        first, second, cap = m.groups()
+        frm, to = (first, second) if second else (None, first)
         canon = (f"{frm}-{to}" if frm else to) + (f"x{cap}" if cap else "")
         return Move(canon, "move" if frm else "place", data=(frm, to, cap))
 
