@@ -81,7 +81,8 @@ The camera
     None, ...}``): ok with the move, an illegal verdict with its reason, or
     a verdict with ``sure=False`` (``unclear_observation``,
     ``capture_pending``, ...) when the picture cannot come from one move and
-    so proves nothing.  ``infer_move(before, after)`` gives the move alone.
+    so proves nothing.  ``infer_move(before, after)`` gives the move alone;
+    ``check_position(board)`` is the controller's entry point (as Table's).
 """
 
 from __future__ import annotations
@@ -152,6 +153,8 @@ register_messages({
     "no_change": {"ro": "Tabla nu s-a schimbat.", "en": "The board has not changed."},
     "capture_pending": {"ro": "Moară cu {move}: se așteaptă luarea unei piese.",
                         "en": "A mill with {move}: waiting for a piece to be taken."},
+    "unreadable_board": {"ro": "Tabla de țintar nu a putut fi citită.",
+                         "en": "The morris board could not be read."},
     "board_differs": {"ro": "Tabla văzută înainte nu este cea din joc ({points}).",
                       "en": "The board seen before is not the game's board ({points})."},
     "event_placed": {"ro": "{colour} a așezat pe {point}.", "en": "{colour} placed on {point}."},
@@ -604,6 +607,16 @@ class Tintar(Game):
     def explain_observation(self, after_board: dict) -> Verdict:
         """:meth:`explain_position` from the game's own board."""
         return self._observation(None, after_board)[1]
+
+    def check_position(self, after_board: Any) -> Verdict:
+        """The controller's camera entry point (the same name as Table's):
+        :meth:`explain_observation`, except that a reading that is not a
+        Tintar board gives an unsure ``unreadable_board`` verdict instead of
+        a ValueError."""
+        try:
+            return self.explain_observation(after_board)
+        except ValueError as exc:
+            return Verdict(False, "unreadable_board", {"error": str(exc)}, sure=False)
 
     def infer_move(self, before_board: dict | None, after_board: dict) -> Move | None:
         """The move (legal or not, with its seat) that the change from

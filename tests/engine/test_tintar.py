@@ -402,3 +402,11 @@ def test_the_board_before_must_be_the_games():
     assert g.explain_observation(g.board()).code == "no_change"
     with pytest.raises(ValueError, match="no point 'h9'"):
         g.explain_observation({"h9": "white"})
+
+
+def test_check_position_never_raises_on_a_bad_reading():
+    g = tintar()
+    v = g.check_position({"h9": "white"})
+    assert not v.ok and not v.sure and v.code == "unreadable_board"
+    assert g.check_position("not a board").code == "unreadable_board"
+    assert g.check_position(board_after(g, "d2")).args["move"] == "d2"
