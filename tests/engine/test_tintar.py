@@ -410,3 +410,39 @@ def test_check_position_never_raises_on_a_bad_reading():
     assert not v.ok and not v.sure and v.code == "unreadable_board"
     assert g.check_position("not a board").code == "unreadable_board"
     assert g.check_position(board_after(g, "d2")).args["move"] == "d2"
+
+
+def test_check_accepts_exactly_the_legal_moves():
+    # legal_moves() and check() are written apart; the camera relies on check().
+    rng = random.Random(17)
+    for options in ({}, {"flying": True}):
+        g = tintar(**options)
+        while not g.is_over and len(g.moves) < 90:
+            if len(g.moves) % 9 == 4:
+                legal = {str(m) for m in g.legal_moves()}
+                board = g.board()
+                mine = "white" if g.to_move == 0 else "black"
+                sources = [None] + [p for p in POINTS if board[p] == mine]
+                targets = [None] + [p for p in POINTS if board[p] is not None]
+                for frm in sources:
+                    for to in POINTS:
+                        for cap in targets:
+                            text = (f"{frm}-{to}" if frm else to) + (f"x{cap}" if cap else "")
+                            assert g.check(text).ok == (text in legal), text
+            g.play(rng.choice(g.legal_moves()))
+
+
+def test_saved_and_undone_games_come_back_the_same():
+    rng = random.Random(23)
+    g = tintar(flying=True, draw_no_capture=40)
+    while not g.is_over and len(g.moves) < 100:
+        g.play(rng.choice(g.legal_moves()))
+        if len(g.moves) % 10 == 0:
+            again = load_game(g.to_json())
+            assert (again.board(), again.in_hand, again.to_move) == (g.board(), g.in_hand, g.to_move)
+            assert again.legal_moves() == g.legal_moves()
+            state = (g.board(), list(g.in_hand), g.to_move)
+            last = g.moves[-1]
+            g.undo()
+            g.play(last)
+            assert (g.board(), g.in_hand, g.to_move) == state
