@@ -6,9 +6,9 @@ pieces and a loss below three pieces, so Masa's Tintar runs with the options
 action by the same player; here a place/move action and the capture that
 follows it are composed into one Masa move (``a1-a4xg7``), as the camera sees
 a turn.  Over 1,000 random playouts, at every position the two sets of legal
-moves are the same, the seat to move is the same, and the games end alike
-(OpenSpiel also stops a game as a draw after a fixed number of turns; Masa
-has no such rule, so a playout ends there without a verdict to compare).
+moves, the boards and the seats to move are the same, and the games end
+alike (OpenSpiel also stops a game as a draw after 200 turns; Masa has no
+such rule, so a playout ends there without a verdict to compare).
 """
 
 import random
@@ -35,6 +35,19 @@ _ROWS = [("a7", "d7", "g7"), ("b6", "d6", "f6"), ("c5", "d5", "e5"),
          ("a1", "d1", "g1")]
 SPIEL_POINT = [name for row in _ROWS for name in row]
 NUM_POINTS = 24
+
+
+# Where OpenSpiel's ToString() draws each point: (line, column), in its numbering.
+_DRAWN_AT = [(0, 0), (0, 7), (0, 14), (2, 2), (2, 7), (2, 12), (4, 4), (4, 7), (4, 10), (6, 0), (6, 2),
+             (6, 4), (6, 10), (6, 12), (6, 14), (8, 4), (8, 7), (8, 10), (10, 2), (10, 7), (10, 12),
+             (12, 0), (12, 7), (12, 14)]
+_COLOUR = {"W": "white", "B": "black", ".": None}
+
+
+def spiel_board(state) -> dict:
+    """OpenSpiel's board, read from its text picture, as Masa's board dict."""
+    lines = str(state).splitlines()
+    return {SPIEL_POINT[i]: _COLOUR[lines[r][c]] for i, (r, c) in enumerate(_DRAWN_AT)}
 
 
 def action_text(action: int) -> str:
@@ -76,6 +89,7 @@ def test_legal_moves_agree_with_openspiel_over_1000_random_playouts():
         ours = create_game("tintar", seed=0, options={"flying": True, "lose_below_three": True})
         while not state.is_terminal():
             assert ours.to_move == state.current_player()
+            assert ours.board() == spiel_board(state)
             theirs = composed_moves(state)
             mine = {str(m) for m in ours.legal_moves()}
             assert mine == set(theirs), (ours.render("en"), sorted(mine ^ set(theirs)))
