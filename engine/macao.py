@@ -15,7 +15,13 @@ Deal keys (``create_game("macao", players=N, deal={...})``)
                 default: the rest of the pack, shuffled with the game's RNG;
 ``stock_size``  observed mode: cards in the stock (default 52 minus the rest);
 ``dealer``      the seat that dealt (default the last seat);
-``first``       the seat that plays first (default the seat after the dealer).
+``first``       the seat that plays first (default the seat after the dealer);
+``penalty``     cards owed by the first player (the starter is a 2, 3 or K);
+``skip``        4s faced by the first player (the starter is a 4);
+``request``     a standing request ("7" or "H") made by ``requested_by``
+                (default the seat before the first player);
+``lost_turns``  turns each seat still has to sit out;
+``finished``    seats already out of cards, in the order they went out.
 Seats are numbered 0..N-1 and play passes from seat s to seat s+1.
 
 Move words (one line of text)
@@ -234,14 +240,59 @@ class Macao(Game):
         self.over = False
         self.blocked = False
         self.empty_passes = 0
-        if self.options["starter_effect"]:
+        if deal is not None:
+            self._setup_standing(deal, first)
+        if self.options["starter_effect"] and not (self.penalty or self.skip or self.request):
             self._starter_effect(first)
+
+    def _setup_standing(self, deal: dict, first: int) -> None:
+        """Deal keys for a position in mid-play: finished, lost_turns, penalty, skip, request."""
+        n = self.players
+        finished = deal.get("finished", [])
+        if (not isinstance(finished, list) or len(set(finished)) != len(finished)
+                or not all(isinstance(s, int) and 0 <= s < n for s in finished)):
+            raise ValueError(f"deal['finished'] must list distinct seats 0..{n - 1}, in the order they went out")
+        if any(self.hand_size(s) for s in finished) or first in finished:
+            raise ValueError("a seat in deal['finished'] holds no cards and does not play first")
+        if len(finished) >= n - 1:
+            raise ValueError("deal['finished'] leaves fewer than two players in the game")
+        self.finished = list(finished)
+        lost = deal.get("lost_turns", [0] * n)
+        if not isinstance(lost, list) or len(lost) != n or not all(isinstance(x, int) and x >= 0 for x in lost):
+            raise ValueError(f"deal['lost_turns'] must be {n} counts, one per seat")
+        self.lost_turns = list(lost)
+        top = self.pile[-1]
+        if "penalty" in deal:
+            total = deal["penalty"]
+            if not isinstance(total, int) or total < 2 or C.rank(top) not in PENALTY_VALUE:
+                raise ValueError("deal['penalty'] is a count of 2 or more owed by the first player, "
+                                 "with a 2, 3 or K as the starter")
+            self.penalty = {"total": total, "target": first, "resume": self._next_active(first)}
+        if "skip" in deal:
+            count = deal["skip"]
+            if not isinstance(count, int) or count < 1 or C.rank(top) != "4" or self.penalty:
+                raise ValueError("deal['skip'] is the number of 4s the first player faces, with a 4 as the starter")
+            self.skip = {"count": count, "target": first}
+        if "request" in deal:
+            wanted = self._parse_wanted(str(deal["request"]))
+            if wanted not in REQUESTABLE_RANKS and wanted not in C.SUITS:
+                raise ValueError(f"deal['request'] is a rank 5-9, T, Q or a suit, not {deal['request']!r}")
+            by = deal.get("requested_by", self._prev_active(first))
+            if not isinstance(by, int) or not 0 <= by < n or by == first:
+                raise ValueError("deal['requested_by'] is the seat that asked (not the first player)")
+            turns, seat = 0, first        # the seats still to answer before the turn is back with `by`
+            while seat != by:
+                turns += self._active(seat)
+                seat = (seat + 1) % n
+            self.request = {"kind": "suit" if wanted in C.SUITS else "rank", "value": wanted, "by": by,
+                            "turns_left": turns if self.options["request_lasts"] == "round" else 1}
 
     def _setup_deal(self, deal: dict) -> int:
         n = self.players
         if not isinstance(deal, dict):
             raise ValueError("a macao deal is a dict (keys: hands, starter, stock, pile, dealer, first)")
-        known = {"hands", "hand_sizes", "stock", "stock_size", "starter", "pile", "dealer", "first"}
+        known = {"hands", "hand_sizes", "stock", "stock_size", "starter", "pile", "dealer", "first",
+                 "finished", "lost_turns", "penalty", "skip", "request", "requested_by"}
         unknown = set(deal) - known
         if unknown:
             raise ValueError(f"unknown macao deal key(s): {', '.join(sorted(unknown))}; "

@@ -650,3 +650,51 @@ def test_render_and_state():
     state = g.state()
     json.dumps(state)
     assert state["top"] == "2H" and state["hand_sizes"] == [1, 1, 1] and state["to_move"] == 1
+
+
+# ----------------------------------------------------------------- positions in mid-play
+
+def test_a_standing_penalty_can_be_dealt():
+    """Deal key ``penalty``: the first player owes N (the starter is a 2, 3 or K)."""
+    g = macao([["2S", "5C"], ["9S"], ["6D"]], "2H", penalty=6)
+    assert g.state()["pending"] == {"kind": "penalty", "count": 6, "seat": 0}
+    assert codes(g, "2S", "5C") == ["ok", "must_answer_penalty"]
+    with pytest.raises(ValueError, match="penalty"):
+        macao([["2S"], ["9S"]], "7H", penalty=4)
+
+
+def test_standing_fours_and_lost_turns_can_be_dealt():
+    """Deal keys ``skip`` (4s faced by the first player) and ``lost_turns``."""
+    g = macao([["4S", "5C"], ["9S"], ["6D"]], "4H", skip=2, lost_turns=[0, 1, 0])
+    assert codes(g, "4S", "5C", "pass") == ["ok", "skip_turn", "ok"]
+    events = g.play("pass")
+    assert [e.kind for e in events] == ["turn_lost", "turn_lost"] and g.to_move == 2
+    assert g.state()["lost_turns"] == [1, 0, 0]
+
+
+def test_a_standing_request_can_be_dealt():
+    """Deal keys ``request`` and ``requested_by`` (default: the seat before the first player)."""
+    g = macao([["7S", "5H"], ["9S", "7D"], ["6D"]], "JH", request="7")
+    assert g.state()["request"] == {"kind": "rank", "value": "7", "by": 2}
+    assert codes(g, "5H", "7S") == ["must_play_requested_rank", "ok"]
+    g.play("7S")
+    g.play("7D")
+    assert g.state()["request"] is None and g.to_move == 2
+
+
+def test_players_already_out_can_be_dealt():
+    """Deal key ``finished``: seats already out, in order; they are skipped."""
+    g = macao([["7S", "5H"], [], ["6D", "9H"]], "7H", finished=[1])
+    g.play("7S")
+    assert g.to_move == 2
+    with pytest.raises(ValueError, match="finished"):
+        macao([["7S"], ["5H"], ["6D"]], "7H", finished=[1])
+
+
+def test_the_mqtt_request_word():
+    """``{"cmd": "request", "value": "7"}`` arrives as the move ``request 7`` (controller/commands.py)."""
+    g = macao([["JH", "5C"], ["7S", "8S"], ["6D"]], "7H")
+    g.play("JH")
+    assert g.parse_move("request 7").text == "ask 7" and g.parse_move("JH request 7").text == "JH ask 7"
+    g.play("request 7")
+    assert g.state()["request"]["value"] == "7"
