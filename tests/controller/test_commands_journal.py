@@ -1,0 +1,73 @@
+"""The cmd schema and the SQLite journal."""
+
+import json
+import sqlite3
+
+import pytest
+
+from controller.commands import parse_command
+from controller.journal import Journal
+
+
+def test_valid_commands():
+    c = parse_command(b'{"cmd": "trump", "seat": 1, "suit": "h", "id": "x1"}')
+    assert (c.name, c.args, c.id) == ("trump", {"seat": 1, "suit": "H"}, "x1")
+    assert c.move_text() == "trump H"
+    assert parse_command({"cmd": "bid", "value": 3}).move_text() == "bid 3"
+    assert parse_command('{"cmd": "request", "value": "s"}').move_text() == "request S"
+    assert parse_command({"cmd": "undo"}).move_text() is None
+    assert parse_command({"cmd": "seat_names", "names": [" Ana ", "Dan"]}).args == {"names": ["Ana", "Dan"]}
+    assert parse_command({"cmd": "new_game", "game": "tintar"}).args == {"game": "tintar"}
+
+
+@pytest.mark.parametrize("payload, words", [
+    (b"\xff\xfe", "UTF-8"),
+    (b"{not json", "not JSON"),
+    (b"[1, 2]", "JSON object"),
+    (b'{"cmd": "explode"}', "unknown command"),
+    (b'{"cmd": "trump"}', "missing field 'suit'"),
+    (b'{"cmd": "trump", "suit": "Z"}', "suit"),
+    (b'{"cmd": "bid", "value": 3, "seat": "one"}', "'seat' must be integer"),
+    (b'{"cmd": "bid", "value": 3, "seat": true}', "'seat' must be integer"),
+    (b'{"cmd": "bid", "value": 3, "seat": 12}', "from 0 to 7"),
+    (b'{"cmd": "undo", "force": 1}', "unknown field"),
+    (b'{"cmd": "seat_names", "names": []}', "names"),
+    (b'{"cmd": "new_game", "players": 0}', "players"),
+    (b'{"cmd": "undo", "id": 5}', "'id'"),
+    (b"{" + b" " * 5000 + b"}", "too long"),
+])
+def test_malformed_commands_are_refused_with_a_reason(payload, words):
+    with pytest.raises(ValueError, match=words):
+        parse_command(payload)
+
+
+def test_journal_is_wal_and_survives_reopen(tmp_path):
+    path = tmp_path / "j.db"
+    j = Journal(path)
+    j.write(("scene", {"scene": {"pile": ["7H"]}, "frame": 3}))
+    j.write(("move", {"move": "8H", "seat": 0}), ("snapshot", {"game": "{}", "seq": 4}))
+    j.close()
+    assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    j = Journal(path)
+    assert [e["kind"] for e in j.entries()] == ["scene", "move", "snapshot"]
+    assert j.last_snapshot()["seq"] == 4
+    assert j.count("move") == 1
+    assert j.entries("scene")[0]["scene"] == {"pile": ["7H"]}
+
+
+def test_journal_transaction_is_all_or_nothing(tmp_path):
+    j = Journal(tmp_path / "j.db")
+    with pytest.raises(ValueError, match="unknown journal entry kind"):
+        j.write(("move", {"move": "7H"}), ("bogus", {}))
+    assert j.count() == 0
+    with pytest.raises(TypeError):
+        j.write(("move", {"move": object()}))
+    assert j.count() == 0
+
+
+def test_not_a_journal(tmp_path):
+    bad = tmp_path / "x.db"
+    bad.write_bytes(b"this is not sqlite at all" * 100)
+    with pytest.raises(ValueError, match="not a Masa journal"):
+        Journal(bad)
+    assert json.dumps({"ok": 1})

@@ -1,0 +1,74 @@
+"""The MQTT publisher against the embedded broker and against Mosquitto."""
+
+import time
+
+import pytest
+
+from controller.mqtt import Publisher, parse_url
+
+
+def test_parse_url():
+    a = parse_url("mqtts://ana:p%40ss@club.local")
+    assert (a.host, a.port, a.tls, a.username, a.password) == ("club.local", 8883, True, "ana", "p@ss")
+    assert parse_url("mqtt://127.0.0.1:1999").port == 1999
+    for bad, words in [("club.local", "must look like"), ("http://x", "scheme"), ("mqtt://x:99999", "port"),
+                       ("mqtt://", "no host")]:
+        with pytest.raises(ValueError, match=words):
+            parse_url(bad)
+
+
+def _exercise(url, port, subscriber_factory):
+    sub = subscriber_factory(port)
+    commands = []
+    pub = Publisher(url, table_id="t1", client_id="masa-test-pub", on_command=commands.append).start()
+    assert pub.wait_connected(10)
+    pub.publish_state({"game": "macao", "to_move": 0})
+    for seq in range(1, 6):
+        pub.publish_event({"seq": seq, "kind": "move"})
+    pub.publish_scoreboard({"lines": ["1: 0", "2: 0"]})
+    assert pub.flush(10)
+    assert sub.wait_for(lambda s: len(s.events()) == 5 and s.payloads("scoreboard"))
+    assert [e["seq"] for e in sub.events()] == [1, 2, 3, 4, 5]
+    assert "online" in sub.payloads("status")
+    # Commands come in on cmd.
+    sub.client.publish("masa/t1/cmd", b'{"cmd": "undo"}', qos=1)
+    deadline = time.monotonic() + 10
+    while not commands and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert commands == [b'{"cmd": "undo"}']
+    # A late subscriber gets the retained state and scoreboard.
+    late = subscriber_factory(port, client_id="late")
+    assert late.wait_for(lambda s: s.payloads("state") and s.payloads("scoreboard"))
+    assert late.payloads("state")[-1] == {"game": "macao", "to_move": 0}
+    assert not late.payloads("event")
+    # A dead table: the broker publishes the Last Will.
+    pub.kill()
+    assert late.wait_for(lambda s: "offline" in s.payloads("status"), timeout=30)
+
+
+def test_embedded_broker_round_trip(broker, subscriber_factory):
+    _exercise(broker.url, broker.port, subscriber_factory)
+
+
+def test_mosquitto_round_trip(mosquitto, subscriber_factory):
+    _exercise(mosquitto.url, mosquitto.port, subscriber_factory)
+
+
+def test_events_published_while_the_broker_is_down_are_delivered(mosquitto, subscriber_factory):
+    sub = subscriber_factory(mosquitto.port, client_id="persistent-sub", persistent=True)
+    pub = Publisher(mosquitto.url, table_id="t2", client_id="masa-t2", min_backoff=0.1,
+                    max_backoff=0.5).start()
+    assert pub.wait_connected(10)
+    pub.publish_event({"seq": 1})
+    assert pub.flush(10)
+    mosquitto.stop()
+    for seq in range(2, 6):
+        pub.publish_event({"seq": seq})
+    assert pub.backlog >= 4
+    mosquitto.start()
+    assert pub.wait_connected(20)
+    pub.publish_event({"seq": 6})
+    assert pub.flush(10)
+    assert sub.wait_for(lambda s: len(s.events()) == 6, timeout=20)
+    assert [e["seq"] for e in sub.events()] == [1, 2, 3, 4, 5, 6]
+    pub.stop()
