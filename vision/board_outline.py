@@ -30,6 +30,7 @@ class BoardPartlyInView(ValueError):
 
 WORK_WIDTH = 640          # the frame is searched at this width
 BORDER_FRACTION = 0.035   # the frame's border strip that shows the table
+TABLE_CLUSTER_SHARE = 0.2   # a border colour is table only if this share of the border has it
 FOREGROUND_DISTANCE = 20.0  # shade-tolerant colour distance from every table colour
 MIN_AREA_FRACTION = 0.06  # a board smaller than this share of the frame is "no board"
 
@@ -70,7 +71,7 @@ def _table_model(lab: np.ndarray, border: int) -> np.ndarray:
                                     ) if len(samples) >= 3 else (None, None, samples)
     if labels is not None:
         counts = np.bincount(labels.ravel(), minlength=3)
-        centres = centres[counts > 0.04 * len(samples)]
+        centres = centres[counts > TABLE_CLUSTER_SHARE * len(samples)]
     return centres
 
 
@@ -91,7 +92,7 @@ def foreground_mask(image: np.ndarray, work_width: int = WORK_WIDTH) -> tuple[np
     mask = (dist2 > FOREGROUND_DISTANCE ** 2).astype(np.uint8) * 255
     k = np.ones((5, 5), np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     return mask, scale
 
 
@@ -269,7 +270,8 @@ def ring_response(gx: np.ndarray, gy: np.ndarray, centres: np.ndarray, radius: f
     so straight lines crossing the circle add little while a disc's rim adds
     a lot.  At each angle the strongest value within ``band`` pixels of the
     radius is taken; the result is the mean over the angles, or the given
-    ``percentile`` (a low one demands an edge all the way round).
+    ``percentile`` (a low one demands an edge all the way round) of the
+    radial minus the tangential part (a rim crosses the circle at right angles).
     ``centres`` is (N, 2) in pixels (x, y).
     """
     centres = np.asarray(centres, np.float64).reshape(-1, 2)
@@ -282,7 +284,12 @@ def ring_response(gx: np.ndarray, gy: np.ndarray, centres: np.ndarray, radius: f
         ys = centres[:, 1:] + (radius + dr) * ny[None, :]
         xi = np.clip(np.rint(xs).astype(np.int64), 0, w - 1)
         yi = np.clip(np.rint(ys).astype(np.int64), 0, h - 1)
-        radial = np.abs(gx[yi, xi] * nx[None, :] + gy[yi, xi] * ny[None, :])
+        gxs, gys = gx[yi, xi], gy[yi, xi]
+        radial = np.abs(gxs * nx[None, :] + gys * ny[None, :])
+        if percentile is not None:
+            # A disc's rim is crossed at right angles all the way round; a
+            # cloth pattern or a board line crossing the circle is not.
+            radial = radial - np.abs(gys * nx[None, :] - gxs * ny[None, :])
         best = radial if best is None else np.maximum(best, radial)
     if percentile is None:
         return best.mean(axis=1)

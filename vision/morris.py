@@ -36,7 +36,7 @@ SIDE_GAP = 6.0
 RING_PERCENTILE = 25.0      # the rim must show nearly all the way round
 MAX_LOOSE_CANDIDATES = 40   # rings looked at beside the board, strongest first
 TEXTURE_FACTOR = 1.0        # beside the board the rim must also beat the cloth's own pattern
-PRESENCE_MIN = 3.0          # ring edge strength (grey levels per pixel) that makes a piece
+PRESENCE_MIN = 1.5          # ring edge strength (grey levels per pixel) that makes a piece
 FACE_SPREAD_MAX = 22.0      # a piece's face is plain: brightness spread (std) inside it below this
 WHITE_RATIO = 0.62          # piece brightness / surroundings above this: white
 

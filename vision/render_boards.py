@@ -181,8 +181,10 @@ class Canvas:
 def finish_scene(canvas: Canvas, conditions: dict, rng) -> tuple[np.ndarray, np.ndarray]:
     """Camera, lighting and sensor effects over a finished table picture; (image, H_mm_to_px)."""
     # A negative margin: the camera sees table to the edges of the picture, as at a real table.
+    # Beyond the drawn table the camera sees more of the same table (its median colour), not a floor.
+    floor = tuple(int(v) for v in np.median(canvas.img[::8, ::8].reshape(-1, 3), axis=0))
     img, H = imaging.camera_view(canvas.img, conditions["tilt"], conditions["rotation"], OUT_SIZE, rng,
-                                 margin=CAMERA_MARGIN)
+                                 margin=CAMERA_MARGIN, floor=floor)
     img = imaging.apply_lighting(img, conditions["lighting"], rng)
     img = imaging.sensor_effects(img, rng, noise=conditions["noise"], blur=conditions["blur"],
                                  jpeg_quality=conditions["jpeg"])
