@@ -1,0 +1,173 @@
+"""The Referee with a scene double: frames are Observations, the reader is the identity."""
+
+import io
+
+import pytest
+
+from controller.config import load_layout
+from controller.journal import Journal
+from controller.loop import Referee
+from controller.stability import Observation
+from hardware.feedback import Feedback
+from hardware.voice import Voice
+
+
+def hand(*zones, n=2):
+    return [Observation(None, hand=True, hand_zones=tuple(zones))] * n
+
+
+def pile(*cards, n=3, unread=0):
+    return [Observation({"pile": sorted(cards), "pile_unread": unread})] * n
+
+
+def board(**points):
+    from engine.tintar import POINTS
+    return [Observation({"board": {p: points.get(p) for p in POINTS}})] * 3
+
+
+class Table:
+    def __init__(self, kind="macao", players=3, journal=None, lang="ro", publisher=None):
+        self.out = io.StringIO()
+        self.journal = journal or Journal(":memory:")
+        self.voice = Voice(lang, backend="print", out=self.out)
+        self.feedback = Feedback(players, pins={"seat_leds": [5, 6, 13][:players], "green": 20, "red": 16,
+                                                "buzzer": 12}, mock=True, quiet_buzzer=True)
+        self.lines = []
+        layout = load_layout(f"macao-{players}" if kind == "macao" else "tintar")
+        self.ref = Referee(kind, players, reader=lambda f: f, journal=self.journal, layout=layout,
+                           feedback=self.feedback, voice=self.voice, lang=lang, publisher=publisher,
+                           log=self.lines.append, options={"play_drawn_card": False} if kind == "macao" else None)
+
+    def play(self, *steps):
+        for group in steps:
+            for obs in group:
+                self.ref.step(obs)
+
+    def kinds(self):
+        return [e["kind"] for e in self.journal.entries("event")]
+
+    def close(self):
+        self.voice.close()
+        self.feedback.close()
+
+
+@pytest.fixture
+def table():
+    t = Table()
+    yield t
+    t.close()
+
+
+def test_macao_moves_flag_and_put_right(table):
+    t = table
+    t.play(pile("7H"))
+    assert t.ref.game is not None and t.ref.game.state()["top"] == "7H"
+    t.play(hand("seat0", "pile"), pile("7H", "8H"))
+    # 9C on 8H: illegal, flagged once, spoken with the engine's reason.
+    t.play(hand("seat1", "pile"), pile("7H", "8H", "9C"))
+    t.play(hand("seat1"), pile("7H", "8H", "9C"))       # a hand comes and goes: not said again
+    assert t.feedback.snapshot()["red"]
+    t.play(hand("seat1", "pile"), pile("7H", "8H"))     # put right
+    assert not t.feedback.snapshot()["red"]
+    t.play(hand("seat1", "stock"), pile("7H", "8H"))    # seat 1 draws
+    t.play(hand("seat2", "pile"), pile("7H", "8H", "8C"))
+    assert t.kinds() == ["game_start", "move", "engine", "score", "illegal", "put_right", "move", "engine",
+                         "score", "move", "engine", "score"]
+    moves = [(e["seat"], e["move"]) for e in t.journal.entries("event") if e["kind"] == "move"]
+    assert moves == [(0, "8H"), (1, "draw"), (2, "8C")]
+    illegal = [e for e in t.journal.entries("event") if e["kind"] == "illegal"]
+    assert len(illegal) == 1 and illegal[0]["verdict"]["code"] == "wrong_suit_or_rank"
+    assert illegal[0]["seat"] == 1
+    t.voice.wait_idle()
+    said = [line for line in t.voice.spoken if line.startswith("Mutare ilegală")]
+    assert said == ["Mutare ilegală: " + illegal[0]["verdict"]["ro"]]
+    assert t.feedback.snapshot()["turn"] == [0]
+    seqs = [e["seq"] for e in t.journal.entries("event")]
+    assert seqs == list(range(1, len(seqs) + 1))
+
+
+def test_not_your_turn_only_when_the_hand_is_sure(table):
+    t = table
+    t.play(pile("7H"))
+    # Seat 2's hand puts down a card while seat 0 is to move: flagged.
+    t.play(hand("seat2", "pile"), pile("7H", "8H"))
+    flags = [e for e in t.journal.entries("event") if e["kind"] == "illegal"]
+    assert flags and flags[-1]["verdict"]["code"] == "not_your_turn"
+    t.play(hand("seat2"), pile("7H"))                   # taken back
+    # Hands from two seats: who played is not sure, so it goes to the seat to move.
+    t.play(hand("seat1", "seat2", "pile"), pile("7H", "8H"))
+    assert [e["move"] for e in t.journal.entries("event") if e["kind"] == "move"] == ["8H"]
+    assert len([e for e in t.journal.entries("event") if e["kind"] == "illegal"]) == 1
+
+
+def test_unclear_never_flags(table):
+    t = table
+    t.play(pile("7H"))
+    t.play(hand("seat0", "pile"), pile("7H", unread=1))         # a card that cannot be read
+    t.play(hand("seat0", "pile"), pile())                      # the starter vanished
+    kinds = t.kinds()
+    assert "illegal" not in kinds
+    assert kinds.count("unclear") == 2
+    assert not t.feedback.snapshot()["red"]
+    assert t.feedback.history[-1] == "unclear"
+    t.play(hand("seat0", "pile"), pile("7H"))
+    assert t.kinds()[-1] == "put_right"
+
+
+def test_commands_and_malformed_commands(table):
+    t = table
+    t.play(pile("7H"))
+    n = len(t.kinds())
+    assert not t.ref.handle_command(b"{oops", "mqtt")
+    assert not t.ref.handle_command(b'{"cmd": "trump", "suit": "H"}', "mqtt")   # not a Macao move
+    assert t.kinds()[n:] == ["error", "command_refused"]
+    assert t.ref.game.moves == []
+    assert t.ref.handle_command({"cmd": "seat_names", "names": ["Ana", "Dan", "Ion"]}, "button")
+    assert t.ref.scoreboard()["lines"][0].startswith(">Ana")
+    t.play(hand("seat0", "pile"), pile("7H", "JH"))
+    assert t.ref.handle_command({"cmd": "request", "value": "7"}, "mqtt")
+    assert t.ref.game.state()["request"]["value"] == "7"
+    assert t.ref.handle_command({"cmd": "undo"}, "cli")
+    assert t.ref.handle_command({"cmd": "undo"}, "cli")
+    assert t.ref.game.moves == []
+    assert t.ref.reference == {"pile": ["7H"], "pile_unread": 0}
+    assert t.ref.handle_command({"cmd": "new_game"}, "mqtt")
+    assert t.ref.game is None and t.ref.game_no == 2
+    cmds = t.journal.entries("command")
+    assert [c["ok"] for c in cmds] == [False, True, True, True, True, True, True]
+
+
+def test_tintar_through_the_loop():
+    t = Table("tintar", 2)
+    try:
+        t.play(board())
+        t.play(hand("seat0"), board(d2="white"))
+        t.play(hand("seat1"), board(d2="white", a1="black"))
+        t.play(hand("seat1"), board(d2="white", a1="black", g7="black"))   # black twice: not its turn
+        flags = [e for e in t.journal.entries("event") if e["kind"] == "illegal"]
+        assert [f["verdict"]["code"] for f in flags] == ["not_your_turn"]
+        t.play(hand("seat1"), board(d2="white", a1="black"))
+        t.play(hand("seat0"), board(d2="white", a1="black", a4="white", d6="black"))  # two pieces at once
+        assert t.kinds()[-1] == "unclear"
+        assert [e["move"] for e in t.journal.entries("event") if e["kind"] == "move"] == ["d2", "a1"]
+    finally:
+        t.close()
+
+
+def test_resume_after_kill(tmp_path):
+    path = tmp_path / "j.db"
+    t = Table(journal=Journal(path))
+    t.play(pile("7H"), hand("seat0", "pile"), pile("7H", "8H"), hand("seat1", "pile"), pile("7H", "8H", "9C"))
+    state = t.ref.state()
+    seq = t.ref.seq
+    t.close()
+    # A new process: same journal.
+    t2 = Table(journal=Journal(path))
+    assert t2.ref.resume()
+    assert t2.ref.state() == state
+    assert t2.ref.seq == seq
+    t2.play(hand("seat1", "pile"), pile("7H", "8H"), hand("seat1", "pile"), pile("7H", "8H", "8S"))
+    assert [e["move"] for e in t2.journal.entries("event") if e["kind"] == "move"] == ["8H", "8S"]
+    seqs = [e["seq"] for e in t2.journal.entries("event")]
+    assert seqs == list(range(1, len(seqs) + 1))
+    t2.close()
