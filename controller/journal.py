@@ -87,9 +87,19 @@ class Journal:
         i, ts, k, d = row
         return {"id": i, "ts": ts, "kind": k, **json.loads(d)}
 
-    def last_snapshot(self) -> dict | None:
-        """The state to resume from, or None for a fresh journal."""
-        return self.last("snapshot")
+    def last_snapshot(self, game: str | None = None) -> dict | None:
+        """The state to resume from (of ``game`` when given: a demo journal
+        holds a Macao and a Tintar game), or None."""
+        if game is None:
+            return self.last("snapshot")
+        with self._lock:
+            row = self.db.execute("SELECT id, ts, kind, data FROM entries WHERE kind = 'snapshot' AND "
+                                  "json_extract(data, '$.kind_of_game') = ? ORDER BY id DESC LIMIT 1",
+                                  (game,)).fetchone()
+        if row is None:
+            return None
+        i, ts, k, d = row
+        return {"id": i, "ts": ts, "kind": k, **json.loads(d)}
 
     def count(self, kind: str | None = None) -> int:
         with self._lock:

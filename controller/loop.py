@@ -292,7 +292,7 @@ class Referee:
                  f"{'corect' if self.lang == 'ro' else 'legal'}")
         for ev in engine_events:
             msg = ev.message(self.lang)
-            if msg and not msg.startswith("event_"):
+            if msg and not msg.startswith("event_") and "{" not in msg:
                 self.log(f"          {msg}")
         self._emit(events, [("move", {"move": text, "seat": seat, "frame": st.frame}),
                             ("verdict", {"move": text, "seat": seat, **verdict.to_dict()})], snapshot=True)
@@ -457,11 +457,9 @@ class Referee:
     # ----- resume ---------------------------------------------------------------------
     def resume(self) -> bool:
         """Continue from the journal's last snapshot; False for a fresh journal."""
-        snap = self.journal.last_snapshot()
+        snap = self.journal.last_snapshot(self.kind)
         if snap is None:
             return False
-        if snap["kind_of_game"] != self.kind:
-            raise ValueError(f"the journal holds a {snap['kind_of_game']} game, not {self.kind}")
         self.players = snap["players"]
         self.game = load_game(snap["game"]) if snap["game"] else None
         self.reference = snap["reference"]

@@ -140,9 +140,9 @@ class Publisher:
                 info.wait_for_publish(timeout)
             except (RuntimeError, ValueError):
                 pass
+        self._started = False
         self.client.disconnect()
         self.client.loop_stop()
-        self._started = False
         self._connected.clear()
 
     def kill(self) -> None:

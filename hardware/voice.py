@@ -89,7 +89,9 @@ class Voice:
 
     def _speak(self, text: str, n: int) -> None:
         if self.backend == "print":
-            print(f"  [voce/{self.lang}] {text}", file=self.out, flush=True)
+            # One write per line, so that it does not tear with the log's lines.
+            self.out.write(f"  [voce/{self.lang}] {text}\n")
+            self.out.flush()
             return
         cmd = [self.exe, "-v", VOICES[self.lang], "-s", str(self.rate)]
         if self.backend == "wav":

@@ -6,7 +6,9 @@ thing) is over the table and returns its mask.  Skin is found in YCrCb
 an opening and kept only as blobs of at least ``min_area`` of the picture.
 Because a wooden table is skin-coloured too, a pixel counts only where the
 picture also differs from the background: the table as it was last seen
-still (``still_frames`` frames in a row without motion).  Motion is the
+still (``still_frames`` frames in a row without motion), and only in a
+blob that reaches the edge of the picture: a hand over the table comes
+with its arm, from outside the camera's view.  Motion is the
 difference to the previous frame above ``motion_threshold`` grey levels
 over ``motion_area`` of the picture.  Either counts as "hand".
 Known limit: a hand held perfectly still for ``still_frames`` frames
@@ -75,8 +77,11 @@ class HandDetector:
         n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
         total = small.shape[0] * small.shape[1]
         keep = np.zeros_like(mask)
+        hgt, wid = mask.shape[:2]
         for i in range(1, n):
-            if stats[i, cv2.CC_STAT_AREA] >= self.min_area * total:
+            x, y, w, h, area = stats[i]
+            at_edge = x <= 1 or y <= 1 or x + w >= wid - 1 or y + h >= hgt - 1
+            if area >= self.min_area * total and at_edge:
                 keep[labels == i] = 255
         skin = float(np.count_nonzero(keep)) / total
         gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (5, 5), 0)

@@ -1,0 +1,214 @@
+"""Run the demo: a rendered Macao game for three and a Tintar game through the whole loop.
+
+Every frame goes through the real loop: ArUco calibration, hand detection,
+card / board reading, stable scenes, the rules engine, LEDs and buzzer (on
+gpiozero mock pins), the voice (espeak-ng, or printed), the SQLite journal
+and MQTT (an embedded amqtt broker, or --mqtt URL).  The Macao game has an
+illegal move (9C on 8H), the Tintar game one too (white plays twice).
+Watch it from another terminal with: mosquitto_sub -h HOST -p PORT -t 'masa/#' -v
+
+Examples:
+  masa demo
+  masa demo --lang en --mqtt mqtt://127.0.0.1:1883
+  masa demo --journal demo.db      (kill it, then:)  masa demo --resume --journal demo.db
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--mqtt", metavar="URL", default=None,
+                   help="an external broker, mqtt[s]://user:pass@host:port (default: embedded amqtt)")
+    p.add_argument("--lang", choices=("ro", "en"), default="ro", help="language of the voice and log")
+    p.add_argument("--resume", action="store_true", help="continue the games in --journal where they stopped")
+    p.add_argument("--journal", metavar="FILE", default=None,
+                   help="the SQLite journal (default: a new file in a temporary folder)")
+    p.add_argument("--fast", action="store_true",
+                   help="the scene double instead of rendering and vision (seconds, for tests)")
+    p.add_argument("--voice", choices=("auto", "espeak", "wav", "print"), default="print",
+                   help="how the voice speaks (default: print the lines)")
+    p.add_argument("--wav-dir", default=None, help="folder for --voice wav")
+    p.add_argument("--table", default="demo", help="MQTT table id (default demo)")
+    p.add_argument("--only", choices=("macao", "tintar"), default=None, help="run one of the two games")
+
+
+class Watcher:
+    """A separate MQTT subscriber: counts what a scoreboard would receive."""
+
+    def __init__(self, host: str, port: int, table: str, tls: bool = False, username=None, password=None):
+        import paho.mqtt.client as paho
+
+        self.events: dict[int, dict] = {}
+        self.ready = threading.Event()
+        c = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id=f"masa-demo-watcher-{int(time.time())}")
+        if username:
+            c.username_pw_set(username, password)
+        if tls:
+            c.tls_set()
+        c.on_connect = lambda cl, u, f, rc, p: cl.subscribe(f"masa/{table}/#", qos=1)
+        c.on_subscribe = lambda cl, u, mid, rc, p: self.ready.set()
+        c.on_message = self._on_message
+        c.connect_async(host, port, keepalive=10)
+        c.loop_start()
+        self.client = c
+
+    def _on_message(self, client, userdata, m) -> None:
+        if m.topic.endswith("/event"):
+            try:
+                e = json.loads(m.payload)
+                self.events[e["seq"]] = e
+            except (ValueError, KeyError, TypeError):
+                pass
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def main(args) -> int:
+    from controller import demo
+    from controller.broker import EmbeddedBroker
+    from controller.config import load_layout
+    from controller.journal import Journal
+    from controller.loop import Referee
+    from controller.mqtt import Publisher, parse_url
+    from controller.readers import CardTableReader, TintarReader
+    from hardware.camera import ScriptedSource
+    from hardware.feedback import Feedback
+    from hardware.voice import Voice
+
+    if args.resume and not args.journal:
+        print("masa demo: --resume needs --journal FILE", file=sys.stderr)
+        return 2
+    if args.resume and not Path(args.journal).is_file():
+        print(f"masa demo: no journal {args.journal} to resume", file=sys.stderr)
+        return 2
+    try:
+        address = parse_url(args.mqtt) if args.mqtt else None
+    except ValueError as exc:
+        print(f"masa demo: {exc}", file=sys.stderr)
+        return 2
+    t0 = time.perf_counter()
+    lang = args.lang
+    ro = lang == "ro"
+    journal_path = args.journal or str(Path(tempfile.mkdtemp(prefix="masa-demo-")) / "journal.db")
+    try:
+        journal = Journal(journal_path)
+    except ValueError as exc:
+        print(f"masa demo: {exc}", file=sys.stderr)
+        return 2
+
+    broker = None
+    if address is None:
+        broker = EmbeddedBroker().start()
+        url = broker.url
+        address = parse_url(url)
+        print(f"MQTT: {'broker amqtt încorporat pe' if ro else 'embedded amqtt broker on'} {url}")
+    else:
+        url = args.mqtt
+        print(f"MQTT: {address.url}")
+    print(f"  mosquitto_sub -h {address.host} -p {address.port} -t 'masa/#' -v")
+    print(f"{'Jurnal' if ro else 'Journal'}: {journal_path}")
+    watcher = Watcher(address.host, address.port, args.table, address.tls, address.username, address.password)
+    publisher = Publisher(url, table_id=args.table, client_id=f"masa-{args.table}").start()
+    if not publisher.wait_connected(15):
+        print(f"masa demo: cannot reach the MQTT broker at {address.url}", file=sys.stderr)
+        return 1
+    watcher.ready.wait(10)
+    feedback = Feedback(3, mock=True, quiet_buzzer=True)
+    voice = Voice(lang, backend=args.voice, wav_dir=args.wav_dir)
+    mode = "script" if args.fast else "vision"
+    referees = []
+    seq = 0
+    try:
+        for kind in ("macao", "tintar"):
+            if args.only and kind != args.only:
+                continue
+            plan = demo.macao_frames() if kind == "macao" else demo.tintar_frames()
+            frames = demo.Frames(plan, mode)
+            layout = load_layout("macao-3" if kind == "macao" else "tintar")
+            if mode == "script":
+                reader = (lambda f: f)
+            elif kind == "macao":
+                reader = CardTableReader(layout, demo.calibration_for(frames(0)))
+            else:
+                reader = TintarReader()
+            title = {"macao": "Macao, 3 jucători" if ro else "Macao, 3 players", "tintar": "Țintar" if ro else "Tintar"}
+            print(f"\n=== {title[kind]} ===", flush=True)
+            ref = Referee(kind, 3, reader=reader, journal=journal, layout=layout, publisher=publisher,
+                          feedback=feedback, voice=voice, lang=lang,
+                          options=demo.MACAO_OPTIONS if kind == "macao" else None,
+                          log=_log_line)
+            ref.seq = seq
+            start = 0
+            if args.resume and ref.resume():
+                start = ref.frame
+                print(f"  ({'continuă de la cadrul' if ro else 'resuming at frame'} {start}, "
+                      f"{len(ref.game.moves) if ref.game else 0} {'mutări jucate' if ro else 'moves played'})")
+            publisher.on_command = lambda payload, r=ref: r.commands.put((payload, "mqtt"))
+            if start == 0 and kind == "macao":
+                names = ["Ana", "Bogdan", "Cristina"]
+                watcher.client.publish(f"masa/{args.table}/cmd", json.dumps({"cmd": "seat_names", "names": names}),
+                                       qos=1)
+                watcher.client.publish(f"masa/{args.table}/cmd", b'{"cmd": "trump"}', qos=1)
+                _wait_for_commands(ref, 2)
+            ref.run(ScriptedSource(frames, name=f"{kind} script", start=start))
+            voice.wait_idle(30)
+            seq = ref.seq
+            referees.append(ref)
+        publisher.flush(10)
+        _wait(lambda: len(watcher.events) >= seq, 10)
+        print(f"\n=== {'Scor' if ro else 'Scoreboard'} ===")
+        for ref in referees:
+            for line in ref.scoreboard()["lines"]:
+                print(f"  {ref.kind:7s} {line}")
+        got = sorted(watcher.events)
+        print(f"\nMQTT: {'un abonat separat a primit' if ro else 'a separate subscriber received'} "
+              f"{len(got)} {'evenimente' if ro else 'events'} (seq {got[0] if got else '-'}..{got[-1] if got else '-'}); "
+              f"{'jurnal' if ro else 'journal'}: {journal.count()} {'înregistrări' if ro else 'entries'}; "
+              f"LED: {feedback.snapshot()}; {time.perf_counter() - t0:.1f} s")
+        complete = bool(referees) and all(ref.game is not None for ref in referees)
+        return 0 if complete else 1
+    finally:
+        voice.close()
+        feedback.close()
+        publisher.stop()
+        watcher.close()
+        journal.close()
+        if broker is not None:
+            broker.stop()
+
+
+def _log_line(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def _wait(predicate, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return predicate()
+
+
+def _wait_for_commands(ref, n: int, timeout: float = 5.0) -> None:
+    """Let the commands sent over MQTT arrive before the first frame."""
+    handled = 0
+    deadline = time.monotonic() + timeout
+    while handled < n and time.monotonic() < deadline:
+        before = ref.commands.qsize()
+        if before:
+            ref.drain_commands()
+            handled += before
+        else:
+            time.sleep(0.02)
