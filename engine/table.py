@@ -145,14 +145,14 @@ register_messages({
     "camera_impossible_position": {"ro": "Camera a văzut o poziție imposibilă ({detail}); verificați tabla.",
                                    "en": "The camera saw an impossible position ({detail}); please check the "
                                          "board."},
-    "event_roll": {"ro": "{colour} a dat {dice}.", "en": "{colour} rolled {dice}."},
-    "event_play": {"ro": "{colour} a mutat {play}.", "en": "{colour} played {play}."},
-    "event_pass": {"ro": "{colour} nu poate muta cu {dice} și pierde rândul.",
+    "table_event_roll": {"ro": "{colour} a dat {dice}.", "en": "{colour} rolled {dice}."},
+    "table_event_play": {"ro": "{colour} a mutat {play}.", "en": "{colour} played {play}."},
+    "table_event_pass": {"ro": "{colour} nu poate muta cu {dice} și pierde rândul.",
                    "en": "{colour} cannot move with {dice} and loses the turn."},
-    "event_game_over": {"ro": "{colour} a scos toate piesele și câștigă {points} {unit} ({kind}).",
+    "table_event_game_over": {"ro": "{colour} a scos toate piesele și câștigă {points} {unit} ({kind}).",
                         "en": "{colour} has borne off all checkers and wins {points} {unit} ({kind})."},
-    "event_match_over": {"ro": "{colour} câștigă meciul, {score}.", "en": "{colour} wins the match, {score}."},
-    "event_new_game": {"ro": "Jocul {number} începe; scorul {score}.",
+    "table_event_match_over": {"ro": "{colour} câștigă meciul, {score}.", "en": "{colour} wins the match, {score}."},
+    "table_event_new_game": {"ro": "Jocul {number} începe; scorul {score}.",
                        "en": "Game {number} begins; the score is {score}."},
 })
 
@@ -325,12 +325,15 @@ class MatchState:
     dice: tuple[int, int] = (0, 0)
     match_to: int = 0
     score: tuple[int, int] = (0, 0)
+    # bit 67, undocumented in the manual: gnubg writes 0 when the Jacoby
+    # rule is in force (its default for money games) and 1 otherwise
+    jacoby: bool = True
 
     def encode(self) -> str:
         fields = [(self.cube.bit_length() - 1, 4), (3 if self.cube_owner is None else self.cube_owner, 2),
                   (self.dice_owner, 1), (int(self.crawford), 1), (self.game_state, 3), (self.turn, 1),
                   (int(self.doubled), 1), (self.resign, 2), (self.dice[0], 3), (self.dice[1], 3),
-                  (self.match_to, 15), (self.score[0], 15), (self.score[1], 15)]
+                  (self.match_to, 15), (self.score[0], 15), (self.score[1], 15), (int(not self.jacoby), 1)]
         bits: list[int] = []
         for value, width in fields:
             bits.extend((value >> k) & 1 for k in range(width))
@@ -341,10 +344,10 @@ class MatchState:
         bits = _unpack_bits(_b64decode(mid, 12, "Match ID"))
         values = []
         at = 0
-        for width in (4, 2, 1, 1, 3, 1, 1, 2, 3, 3, 15, 15, 15):
+        for width in (4, 2, 1, 1, 3, 1, 1, 2, 3, 3, 15, 15, 15, 1):
             values.append(sum(bits[at + k] << k for k in range(width)))
             at += width
-        cube_log, owner, dice_owner, crawford, state, turn, doubled, resign, d1, d2, length, s0, s1 = values
+        cube_log, owner, dice_owner, crawford, state, turn, doubled, resign, d1, d2, length, s0, s1, nj = values
         if owner == 2:
             raise ValueError(f"Match ID {mid!r}: cube owner 2 does not exist")
         if not (0 <= d1 <= 6 and 0 <= d2 <= 6) or (d1 == 0) != (d2 == 0):
@@ -354,7 +357,7 @@ class MatchState:
         if length and (s0 >= length or s1 >= length) and state == 1:
             raise ValueError(f"Match ID {mid!r}: the score {s0}-{s1} has already reached the match length {length}")
         return cls(1 << cube_log, None if owner == 3 else owner, dice_owner, bool(crawford), state, turn,
-                   bool(doubled), resign, (d1, d2), length, (s0, s1))
+                   bool(doubled), resign, (d1, d2), length, (s0, s1), not nj)
 
 
 # --------------------------------------------------------------------------
@@ -700,6 +703,9 @@ def _explain(b: Position, dice: tuple[int, int], a: Position, bearoff: str) -> V
     if b.me[BAR] and a.me[BAR] and any(a.me[i] < b.me[i] for i in range(24)):
         return illegal("bar_must_enter_first")
     borne = sum(b.me) - sum(a.me)
+    if borne and any(s > 6 for s in sources[len(sources) - borne:]):
+        # a checker gone from outside the home board: no play takes it off
+        return _impossible("checker_count_changed")
     if borne and any(a.me[6:25]):
         return illegal("bearoff_not_allowed_yet")
     # 4. a legal part of the roll, but not all that had to be played.
@@ -765,7 +771,7 @@ class TableEvent(Event):
             args["kind"] = _KIND_WORDS.get(lang, _KIND_WORDS["en"])[args["kind"]]
             one = args["points"] == 1
             args["unit"] = ("punct" if one else "puncte") if lang == "ro" else ("point" if one else "points")
-        return format_message("event_" + self.kind, args, lang)
+        return format_message("table_event_" + self.kind, args, lang)
 
 
 class Table(Game):
@@ -813,6 +819,7 @@ class Table(Game):
         self.board = [list(START), list(START)]
         self.turn = 0
         self._legal_cache: dict | None = None
+        self.jacoby = o["match_to"] == 0       # as gnubg's defaults write it into the Match ID
 
         turn = setup.get("turn")
         if turn is not None and turn not in (0, 1):
@@ -826,6 +833,7 @@ class Table(Game):
             if ms.game_state != 1:
                 raise ValueError(f"Match ID {setup['match_id']!r} is not of a game in play")
             self.options["match_to"] = ms.match_to
+            self.jacoby = ms.jacoby
             self.score = list(ms.score)
             self.crawford = ms.crawford
             self.crawford_played = ms.crawford or (ms.match_to > 0 and max(ms.score) == ms.match_to - 1)
@@ -886,7 +894,7 @@ class Table(Game):
         return MatchState(
             dice_owner=self.turn, crawford=self.crawford, game_state=2 if self.over else 1, turn=self.turn,
             dice=self.dice or (0, 0), match_to=self.options["match_to"],
-            score=(self.score[0], self.score[1])).encode()
+            score=(self.score[0], self.score[1]), jacoby=self.jacoby).encode()
 
     def pips(self, seat: int) -> int:
         return sum((i + 1) * n for i, n in enumerate(self.board[seat]))
@@ -985,9 +993,9 @@ class Table(Game):
             if legal == {pos.key}:
                 return OK
             return illegal("table_cannot_pass", dice=dice_text(dice))
-        if legal == {pos.key}:
-            return illegal("table_must_pass", dice=dice_text(dice))
         result, why = _simulate(pos, dice, parse_play(play), any_rule)
+        if legal == {pos.key}:
+            return why if why is not None else illegal("table_must_pass", dice=dice_text(dice))
         if result is None:
             return why
         if result.key in legal:
