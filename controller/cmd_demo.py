@@ -37,6 +37,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="how the voice speaks (default: print the lines)")
     p.add_argument("--wav-dir", default=None, help="folder for --voice wav")
     p.add_argument("--table", default="demo", help="MQTT table id (default demo)")
+    p.add_argument("--pace", type=float, default=0.0, metavar="SECONDS",
+                   help="wait this long before each frame (to watch it, or to stop it mid-game)")
     p.add_argument("--only", choices=("macao", "tintar"), default=None, help="run one of the two games")
 
 
@@ -160,7 +162,12 @@ def main(args) -> int:
                                        qos=1)
                 watcher.client.publish(f"masa/{args.table}/cmd", b'{"cmd": "trump"}', qos=1)
                 _wait_for_commands(ref, 2)
-            ref.run(ScriptedSource(frames, name=f"{kind} script", start=start))
+            source = frames
+            if args.pace > 0:
+                def source(i, frames=frames, pace=args.pace):
+                    time.sleep(pace)
+                    return frames(i)
+            ref.run(ScriptedSource(source, name=f"{kind} script", start=start))
             voice.wait_idle(30)
             seq = ref.seq
             referees.append(ref)

@@ -206,7 +206,9 @@ class Referee:
             return
         if self.reference is None:
             self.reference = st.scene
-            self._emit([], snapshot=True)
+            self.log(f"[{self.frame:05d}] {'joc nou' if self.lang == 'ro' else 'new game'}: {self.kind}")
+            self._emit([{"kind": "game_start", "game": self.kind, "players": self.players}], snapshot=True)
+            self._turn_led()
             return
         result = infer(self.game, self.kind, self.reference, st.scene, st.hand_zones, self.layout)
         if isinstance(result, NoChange):

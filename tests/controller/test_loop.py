@@ -171,3 +171,35 @@ def test_resume_after_kill(tmp_path):
     seqs = [e["seq"] for e in t2.journal.entries("event")]
     assert seqs == list(range(1, len(seqs) + 1))
     t2.close()
+
+
+def test_a_camera_that_stops_sending_frames_is_reported_and_the_game_waits(table):
+    from gpiozero import Device
+
+    from hardware.camera import Resilient, ScriptedSource
+
+    t = table
+    clock = [0.0]
+    stall = [ScriptedSource.STALL] * 6
+    frames = pile("7H") + hand("seat0", "pile") + stall + pile("7H", "8H") + hand("seat1", "pile") + \
+        pile("7H", "8H", "9C")
+
+    def script():
+        for f in frames:
+            clock[0] += 1.0
+            yield f
+
+    source = Resilient(ScriptedSource(script()), on_status=t.ref.on_camera, stall_seconds=2.5, min_backoff=0.0,
+                       clock=lambda: clock[0], sleep=lambda s: None)
+    t.ref.run(source)
+    kinds = t.kinds()
+    camera = [e["status"] for e in t.journal.entries("event") if e["kind"] == "camera"]
+    assert camera == ["lost", "back"]
+    assert kinds.index("camera") < kinds.index("move")
+    assert [e["move"] for e in t.journal.entries("event") if e["kind"] == "move"] == ["8H"]
+    assert any("Camera nu mai trimite" in line for line in t.voice.spoken)
+    # The illegal 9C: the red LED pin is high, the green one low, seat 2's LED still lit.
+    assert Device.pin_factory.pin(16).state == 1 and Device.pin_factory.pin(20).state == 0
+    assert [Device.pin_factory.pin(p).state for p in (5, 6, 13)] == [0, 1, 0]
+    t.feedback.wait()
+    assert t.feedback.history[-2:] == ["good", "illegal"]
