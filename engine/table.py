@@ -145,14 +145,14 @@ register_messages({
     "camera_impossible_position": {"ro": "Camera a văzut o poziție imposibilă ({detail}); verificați tabla.",
                                    "en": "The camera saw an impossible position ({detail}); please check the "
                                          "board."},
-    "table_event_roll": {"ro": "{colour} a dat {dice}.", "en": "{colour} rolled {dice}."},
-    "table_event_play": {"ro": "{colour} a mutat {play}.", "en": "{colour} played {play}."},
-    "table_event_pass": {"ro": "{colour} nu poate muta cu {dice} și pierde rândul.",
+    "event_dice_rolled": {"ro": "{colour} a dat {dice}.", "en": "{colour} rolled {dice}."},
+    "event_checkers_moved": {"ro": "{colour} a mutat {play}.", "en": "{colour} played {play}."},
+    "event_no_play": {"ro": "{colour} nu poate muta cu {dice} și pierde rândul.",
                    "en": "{colour} cannot move with {dice} and loses the turn."},
     "table_event_game_over": {"ro": "{colour} a scos toate piesele și câștigă {points} {unit} ({kind}).",
                         "en": "{colour} has borne off all checkers and wins {points} {unit} ({kind})."},
-    "table_event_match_over": {"ro": "{colour} câștigă meciul, {score}.", "en": "{colour} wins the match, {score}."},
-    "table_event_new_game": {"ro": "Jocul {number} începe; scorul {score}.",
+    "event_match_over": {"ro": "{colour} câștigă meciul, {score}.", "en": "{colour} wins the match, {score}."},
+    "event_new_game": {"ro": "Jocul {number} începe; scorul {score}.",
                        "en": "Game {number} begins; the score is {score}."},
 })
 
@@ -771,7 +771,8 @@ class TableEvent(Event):
             args["kind"] = _KIND_WORDS.get(lang, _KIND_WORDS["en"])[args["kind"]]
             one = args["points"] == 1
             args["unit"] = ("punct" if one else "puncte") if lang == "ro" else ("point" if one else "points")
-        return format_message("table_event_" + self.kind, args, lang)
+        key = "table_event_game_over" if self.kind == "game_over" else "event_" + self.kind
+        return format_message(key, args, lang)
 
 
 class Table(Game):
@@ -1021,14 +1022,14 @@ class Table(Game):
         if move.kind == "roll":
             self.dice = tuple(move.data)
             self._legal_cache = None
-            return [TableEvent("roll", seat, {"dice": list(self.dice)})]
+            return [TableEvent("dice_rolled", seat, {"dice": list(self.dice)})]
         if move.data and self.dice is None:
             self.dice = tuple(move.data)
             self._legal_cache = None
-            events.append(TableEvent("roll", seat, {"dice": list(self.dice)}))
+            events.append(TableEvent("dice_rolled", seat, {"dice": list(self.dice)}))
         dice = self.dice
         if move.kind == "pass":
-            events.append(TableEvent("pass", seat, {"dice": list(dice)}))
+            events.append(TableEvent("no_play", seat, {"dice": list(dice)}))
         else:
             pos = self.position()
             result, _ = _simulate(pos, dice, parse_play(move.text.split(": ", 1)[-1]),
@@ -1036,7 +1037,7 @@ class Table(Game):
             text = self._plays().get(result.key, move.text)
             self.board[seat] = list(result.me)
             self.board[1 - seat] = list(result.opp)
-            events.append(TableEvent("play", seat, {"play": text, "dice": list(dice),
+            events.append(TableEvent("checkers_moved", seat, {"play": text, "dice": list(dice),
                                                     "hits": result.opp[BAR] - pos.opp[BAR],
                                                     "borne_off": result.off(0) - pos.off(0)}))
         self._legal_cache = None
