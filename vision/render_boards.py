@@ -80,7 +80,7 @@ def _lab(bgr) -> np.ndarray:
     return cv2.cvtColor(px, cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
 
 
-def _pick_frame(rng, table_img: np.ndarray, choices) -> tuple:
+def _pick_frame(rng, table_img: np.ndarray, choices, keep_first: bool = False) -> tuple:
     """A frame colour that stands out from every colour of the table.
 
     A board lost on a table of its own colour is found by the ArUco markers
@@ -90,6 +90,8 @@ def _pick_frame(rng, table_img: np.ndarray, choices) -> tuple:
     sample = flat[rng.integers(0, len(flat), 600)]
     table_f = shade_tolerant(cv2.cvtColor(sample[None, :, :].astype(np.uint8), cv2.COLOR_BGR2LAB)[0])
     order = rng.permutation(len(choices))
+    if keep_first:
+        order = [0] + [int(i) for i in order if i != 0]
     best, best_d = choices[order[0]], -1.0
     for i in order:
         d = float(np.percentile(np.linalg.norm(table_f - shade_tolerant(_lab(choices[i]))[None, :], axis=1), 3))
@@ -316,3 +318,261 @@ def random_tintar_scene(rng, conditions: dict | None = None):
     rng = imaging._rng(rng)
     board, in_hand, captured = random_tintar_position(rng)
     return render_tintar(board, in_hand, captured, rng, conditions)
+
+
+# ------------------------------------------------------ Table (backgammon) --
+# Board millimetres, origin at the top-left corner of the outer frame, y down.
+TABLE_FRAME = 15.0
+TABLE_POINT_W = 30.0
+TABLE_POINT_L = 140.0
+TABLE_BAR_W = 34.0
+TABLE_DIVIDER = 12.0           # frame strip between the right half and the trays
+TABLE_TRAY_W = 36.0
+TABLE_TRAY_SPLIT = 16.0        # strip between the two trays
+TABLE_W = TABLE_FRAME * 2 + TABLE_POINT_W * 12 + TABLE_BAR_W + TABLE_DIVIDER + TABLE_TRAY_W
+TABLE_H = TABLE_FRAME * 2 + TABLE_POINT_L * 2 + 40.0
+CHECKER_R = 14.0
+OFF_THICKNESS = 6.5            # a borne-off checker standing on its edge in the tray
+DIE_MM = 16.0
+
+TABLE_SCHEMES = (
+    # name, frame, field, dark point, light point, white checker, black checker  (BGR)
+    ("romanian-wood", (30, 55, 95), (120, 170, 210), (35, 65, 110), (175, 215, 240), (225, 235, 242), (38, 32, 30)),
+    ("walnut", (20, 30, 45), (60, 100, 150), (30, 45, 70), (140, 190, 225), (200, 225, 235), (30, 30, 120)),
+    ("green-felt", (40, 70, 110), (50, 110, 40), (40, 40, 170), (190, 225, 235), (235, 238, 240), (30, 30, 30)),
+    ("blue", (80, 50, 20), (120, 70, 30), (220, 220, 220), (40, 40, 180), (240, 240, 240), (25, 25, 25)),
+)
+
+
+def table_point_axis(point: int) -> tuple[float, float, float]:
+    """(x centre, y of the base, direction +1 down / -1 up) of point 1-24, white's numbering."""
+    left, bar_x1 = TABLE_FRAME, TABLE_FRAME + 6 * TABLE_POINT_W + TABLE_BAR_W
+    right_end = bar_x1 + 6 * TABLE_POINT_W
+    if 1 <= point <= 6:
+        return right_end - (point - 0.5) * TABLE_POINT_W, TABLE_H - TABLE_FRAME, -1.0
+    if 7 <= point <= 12:
+        return left + 6 * TABLE_POINT_W - (point - 6.5) * TABLE_POINT_W, TABLE_H - TABLE_FRAME, -1.0
+    if 13 <= point <= 18:
+        return left + (point - 12.5) * TABLE_POINT_W, TABLE_FRAME, 1.0
+    if 19 <= point <= 24:
+        return bar_x1 + (point - 18.5) * TABLE_POINT_W, TABLE_FRAME, 1.0
+    raise ValueError(f"no point {point} on a backgammon board / punctul {point} nu există")
+
+
+def table_bar_axis(half: str) -> tuple[float, float, float]:
+    """Bar halves, stacked like points from the frame inwards: "top" (white's) and "bottom" (black's)."""
+    x = TABLE_FRAME + 6 * TABLE_POINT_W + TABLE_BAR_W / 2
+    return (x, TABLE_FRAME, 1.0) if half == "top" else (x, TABLE_H - TABLE_FRAME, -1.0)
+
+
+def table_tray_axis(which: str) -> tuple[float, float, float]:
+    """Off trays: "bottom" (white's borne-off checkers), "top" (black's); stacked from the outer end."""
+    x = TABLE_W - TABLE_FRAME - TABLE_TRAY_W / 2
+    return (x, TABLE_H - TABLE_FRAME, -1.0) if which == "bottom" else (x, TABLE_FRAME, 1.0)
+
+
+def stack_spacing(n: int) -> float:
+    """Distance between checker centres in a stack of n: touching, or overlapping to fit the point."""
+    if n <= 5:
+        return 2 * CHECKER_R
+    return (TABLE_POINT_L - 2 * CHECKER_R) / (n - 1)
+
+
+def _draw_die(cv: Canvas, c, value: int, angle: float, cocked: bool, rng):
+    """A die seen from above; a cocked die leans, showing a side face and a skewed top."""
+    s = DIE_MM / 2
+    ca, sa = math.cos(angle), math.sin(angle)
+
+    def rot(px, py):
+        return c[0] + px * ca - py * sa, c[1] + px * sa + py * ca
+
+    top = [(-s, -s), (s, -s), (s, s), (-s, s)]
+    face = (232, 240, 245)
+    if cocked:
+        lean = float(rng.uniform(0.35, 0.6))          # share of the top face turned away
+        shift = 2 * s * lean
+        side = [(-s, s - shift), (s, s - shift), (s, s), (-s, s)]
+        top = [(-s + 1.5, -s - shift * 0.4), (s + 1.5, -s - shift * 0.4), (s, s - shift), (-s, s - shift)]
+        cv.shadow([rot(*p) for p in [(-s, -s), (s, -s), (s, s), (-s, s)]], depth=0.45, offset=(1.5, 2.0))
+        cv.poly([rot(*p) for p in side], (150, 160, 170))
+        cv.poly([rot(*p) for p in top], face)
+        scale_y = (2 * s - shift * 0.6) / (2 * s)
+    else:
+        cv.shadow([rot(*p) for p in top], depth=0.45, offset=(1.5, 2.0))
+        cv.poly([rot(*p) for p in top], face)
+        cv.poly([rot(*p) for p in top], (170, 180, 185), filled=False, thickness_mm=0.4)
+        scale_y = 1.0
+    pip_r = DIE_MM * 0.085
+    q = DIE_MM * 0.27
+    layout = {1: [(0, 0)], 2: [(-q, -q), (q, q)], 3: [(-q, -q), (0, 0), (q, q)],
+              4: [(-q, -q), (q, -q), (-q, q), (q, q)], 5: [(-q, -q), (q, -q), (0, 0), (-q, q), (q, q)],
+              6: [(-q, -q), (q, -q), (-q, 0), (q, 0), (-q, q), (q, q)]}[value]
+    offset_y = 0.0
+    if cocked:
+        offset_y = -(2 * s - 2 * s * scale_y) / 2 - 0.0
+    for px, py in layout:
+        cv.circle(rot(px, py * scale_y + offset_y), pip_r, (25, 25, 30))
+
+
+def _draw_table_board(cv: Canvas, ox: float, oy: float, scheme) -> None:
+    _, frame, field, dark, light, _, _ = scheme
+    frame = _pick_frame(cv.rng, cv.img, (frame,) + FRAME_COLOURS, keep_first=True)
+    W, Hh = TABLE_W, TABLE_H
+    corners = [(ox, oy), (ox + W, oy), (ox + W, oy + Hh), (ox, oy + Hh)]
+    cv.shadow(corners, depth=0.4, offset=(2.0, 2.5), soft_mm=3)
+    cv.poly(corners, frame)
+    f = TABLE_FRAME
+    half_w = 6 * TABLE_POINT_W
+    for x0 in (f, f + half_w + TABLE_BAR_W):
+        cv.rect(ox + x0, oy + f, ox + x0 + half_w, oy + Hh - f, field)
+    cv.rect(ox + f + half_w + 3, oy + f, ox + f + half_w + TABLE_BAR_W - 3, oy + Hh - f,
+            np.clip(np.array(frame, np.float32) * 1.25, 0, 255))
+    tray_x0 = W - f - TABLE_TRAY_W
+    mid = Hh / 2
+    tray_col = np.clip(np.array(field, np.float32) * 0.8, 0, 255)
+    cv.rect(ox + tray_x0, oy + f, ox + tray_x0 + TABLE_TRAY_W, oy + mid - TABLE_TRAY_SPLIT / 2, tray_col)
+    cv.rect(ox + tray_x0, oy + mid + TABLE_TRAY_SPLIT / 2, ox + tray_x0 + TABLE_TRAY_W, oy + Hh - f, tray_col)
+    for p in range(1, 25):
+        x, base, d = table_point_axis(p)
+        colour = dark if p % 2 else light
+        hw = TABLE_POINT_W / 2 - 1.0
+        cv.poly([(ox + x - hw, oy + base), (ox + x + hw, oy + base), (ox + x, oy + base + d * TABLE_POINT_L)],
+                colour)
+
+
+def _draw_stack(cv: Canvas, ox, oy, axis, n, face, light, rng, max_len=TABLE_POINT_L):
+    x, base, d = axis
+    s = stack_spacing(n) if max_len == TABLE_POINT_L else min(2 * CHECKER_R, (max_len - 2 * CHECKER_R) / max(1, n - 1))
+    for k in range(n):
+        t = CHECKER_R + k * s
+        cv.disc((ox + x + float(rng.uniform(-1.2, 1.2)), oy + base + d * t), CHECKER_R - 0.3, face, light)
+
+
+def _draw_off(cv: Canvas, ox, oy, axis, n, face, light, rng):
+    x, base, d = axis
+    edge = np.array(face, np.float32) * (0.6 if light else 1.0) + (0 if light else 60)
+    for k in range(n):
+        t0 = 1.0 + k * OFF_THICKNESS
+        y0, y1 = oy + base + d * t0, oy + base + d * (t0 + OFF_THICKNESS)
+        x0, x1 = ox + x - CHECKER_R + 1, ox + x + CHECKER_R - 1
+        cv.rect(x0, min(y0, y1), x1, max(y0, y1), np.clip(edge, 0, 255))
+        cv.rect(x0 + 0.6, min(y0, y1) + 0.9, x1 - 0.6, max(y0, y1) - 0.9, face)
+
+
+def check_table_position(points, bar, off) -> None:
+    """ValueError unless this is a possible backgammon position (15 checkers a side, one colour a point)."""
+    if len(points) != 24:
+        raise ValueError("a backgammon position has 24 points / o poziție de table are 24 de puncte")
+    for i, (w, b) in enumerate(points):
+        if w < 0 or b < 0 or (w and b):
+            raise ValueError(f"point {i + 1}: {w} white and {b} black / punctul {i + 1} greșit")
+    for side in (0, 1):
+        total = sum(p[side] for p in points) + bar[side] + off[side]
+        if total != 15:
+            raise ValueError(f"{('white', 'black')[side]} has {total} checkers, not 15 "
+                             f"/ {('albul', 'negrul')[side]} are {total} piese, nu 15")
+
+
+def render_table(points, bar=(0, 0), off=(0, 0), dice=None, rng=0, conditions: dict | None = None,
+                 scheme: str | None = None, dice_place: str = "board") -> tuple[np.ndarray, dict]:
+    """A backgammon board: ``points[i] = [white, black]`` on point i+1 (white's numbering).
+
+    ``dice``: None (no dice), or [(value, cocked), (value, cocked)]; ``dice_place``:
+    "board" (in the middle strip of the right half) or "table" (one die beside the board).
+    Truth ``dice`` is [a, b], "reroll" (a die cocked or off the board) or None.
+    """
+    rng = imaging._rng(rng)
+    conditions = conditions or random_conditions(rng)
+    points = [list(map(int, p)) for p in points]
+    bar, off = list(map(int, bar)), list(map(int, off))
+    check_table_position(points, bar, off)
+    margin_y = float(rng.uniform(28, 45))
+    h_mm = TABLE_H + 2 * margin_y
+    w_mm = max(h_mm * OUT_SIZE[0] / OUT_SIZE[1], TABLE_W + 160)
+    h_mm = w_mm * OUT_SIZE[1] / OUT_SIZE[0]
+    ox, oy = (w_mm - TABLE_W) / 2, (h_mm - TABLE_H) / 2
+    cv = Canvas(w_mm, h_mm, conditions["table"], rng)
+    names = [s[0] for s in TABLE_SCHEMES]
+    sch = TABLE_SCHEMES[names.index(scheme)] if scheme else TABLE_SCHEMES[int(rng.integers(len(TABLE_SCHEMES)))]
+    white, black = sch[5], sch[6]
+    _draw_table_board(cv, ox, oy, sch)
+    for i, (w, b) in enumerate(points):
+        axis = table_point_axis(i + 1)
+        if w:
+            _draw_stack(cv, ox, oy, axis, w, white, True, rng)
+        if b:
+            _draw_stack(cv, ox, oy, axis, b, black, False, rng)
+    bar_len = TABLE_H / 2 - TABLE_FRAME - 4
+    if bar[0]:
+        _draw_stack(cv, ox, oy, table_bar_axis("top"), bar[0], white, True, rng, max_len=bar_len)
+    if bar[1]:
+        _draw_stack(cv, ox, oy, table_bar_axis("bottom"), bar[1], black, False, rng, max_len=bar_len)
+    if off[0]:
+        _draw_off(cv, ox, oy, table_tray_axis("bottom"), off[0], white, True, rng)
+    if off[1]:
+        _draw_off(cv, ox, oy, table_tray_axis("top"), off[1], black, False, rng)
+    truth_dice = None
+    dice_boxes = []
+    if dice:
+        (v1, c1), (v2, c2) = dice
+        strip_y = oy + TABLE_H / 2
+        x_lo = ox + TABLE_FRAME + 6 * TABLE_POINT_W + TABLE_BAR_W + 14
+        xs = sorted(rng.uniform(x_lo, x_lo + 6 * TABLE_POINT_W - 28, 2))
+        if xs[1] - xs[0] < 26:
+            xs = [x_lo + 10, x_lo + 6 * TABLE_POINT_W - 38]
+        centres = [(xs[0], strip_y + rng.uniform(-6, 6)), (xs[1], strip_y + rng.uniform(-6, 6))]
+        if dice_place == "table":
+            centres[1] = (ox + TABLE_W + rng.uniform(25, 50), oy + rng.uniform(40, TABLE_H - 40))
+        for (v, ck), c in zip(((v1, c1), (v2, c2)), centres):
+            if not 1 <= int(v) <= 6:
+                raise ValueError(f"a die shows 1-6, not {v} / un zar arată 1-6")
+            _draw_die(cv, c, int(v), float(rng.uniform(0, math.pi / 2)), bool(ck), rng)
+            dice_boxes.append(c)
+        truth_dice = "reroll" if (c1 or c2 or dice_place == "table") else [int(v1), int(v2)]
+    img, H = finish_scene(cv, conditions, rng)
+    corners = [(ox, oy), (ox + TABLE_W, oy), (ox + TABLE_W, oy + TABLE_H), (ox, oy + TABLE_H)]
+    truth = {"points": points, "bar": bar, "off": off, "dice": truth_dice,
+             "corners_px": _to_px(H, corners), "dice_px": _to_px(H, dice_boxes) if dice_boxes else [],
+             "H_mm_to_px": H, "scheme": sch[0], "conditions": conditions}
+    return img, truth
+
+
+def random_table_position(rng) -> tuple[list, list, list]:
+    """A random possible position: 15 checkers a side, some on the bar or borne off."""
+    rng = imaging._rng(rng)
+    points = [[0, 0] for _ in range(24)]
+    bar, off = [0, 0], [0, 0]
+    for side in (0, 1):
+        left = 15
+        off[side] = int(rng.choice([0, 0, 0, int(rng.integers(1, 8))]))
+        bar[side] = int(rng.choice([0, 0, 0, 1, 2]))
+        left -= off[side] + bar[side]
+        while left > 0:
+            free = [i for i in range(24) if points[i][1 - side] == 0]
+            i = int(rng.choice(free))
+            if points[i][side] == 0 and sum(1 for p in points if p[side]) >= 9:
+                continue
+            k = int(min(left, rng.choice([1, 1, 2, 2, 3, 4, 5, 6, 7, 9, 12, 15])))
+            k = min(k, 15 - points[i][side])
+            points[i][side] += k
+            left -= k
+    return points, bar, off
+
+
+def random_table_scene(rng, conditions: dict | None = None, cocked_share: float = 0.15):
+    """A random position with two dice (sometimes one cocked or thrown off the board)."""
+    rng = imaging._rng(rng)
+    points, bar, off = random_table_position(rng)
+    u = rng.random()
+    dice = [(int(rng.integers(1, 7)), False), (int(rng.integers(1, 7)), False)]
+    place = "board"
+    if u < cocked_share:
+        dice[int(rng.integers(0, 2))] = (dice[0][0], True)
+    elif u < cocked_share + 0.05:
+        place = "table"
+    return render_table(points, bar, off, dice, rng, conditions, dice_place=place)
+
+
+STARTING_POSITION = [[0, 2] if i == 0 else [5, 0] if i == 5 else [3, 0] if i == 7 else [0, 5] if i == 11
+                     else [5, 0] if i == 12 else [0, 3] if i == 16 else [0, 5] if i == 18 else [2, 0] if i == 23
+                     else [0, 0] for i in range(24)]

@@ -1,0 +1,293 @@
+"""Reading a Table (backgammon) board: checkers on the 24 points, on the bar and borne off,
+the dice, and the position as a gnubg Position ID.
+
+Board conventions (docs/vision-boards.md, drawn by vision.render_boards):
+white sits at the bottom of the picture; ``points[i] = [white, black]`` is
+point ``i + 1`` in white's numbering (white's home, points 1-6, bottom right;
+black's home, 19-24, top right; white moves 24 -> 1).  The bar is the middle
+strip; the borne-off trays are at the right edge.  Checkers of either colour
+are counted wherever they lie, so the bar half or tray a player uses does
+not matter.
+
+How: the board is found by its outline (vision.board_outline) and seen from
+straight above.  Along each point a checker shows as the arc of its rim on
+the side towards the point's base (the next checker of a stack lies on top
+of it, further out); arcs are found with an edge test that wants a curve
+crossed at right angles all along, so triangle edges and wood grain do not
+count.  Each arc is one checker, however tall or overlapped the stack.  A
+stack's colour is its brightness, split into the two colours over the whole
+board.  Borne-off checkers stand on edge in the trays: their count is the
+filled length over a checker's thickness.  Dice: vision.dice.
+
+``read(image)`` returns the "table" value of Contract 2:
+``{"points": [[w, b] x 24], "bar": [w, b], "off": [w, b], "dice": [a, b] |
+"reroll" | None, "position_id": "<gnubg id, white on roll>",
+"position_id_black_on_roll": "..."}``.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import cv2
+import numpy as np
+
+from vision import dice as dice_reader
+from vision import imaging
+from vision.board_outline import (BoardNotFound, BoardPartlyInView, board_homography, find_board, gradients,
+                                  mm_to_px, ring_response, top_down)
+from vision.render_boards import (CHECKER_R, OFF_THICKNESS, TABLE_FRAME, TABLE_H, TABLE_POINT_L, TABLE_TRAY_SPLIT,
+                                  TABLE_W, table_bar_axis, table_point_axis, table_tray_axis)
+
+__all__ = ["read", "annotate", "position_id", "decode_position_id", "BoardNotFound", "BoardPartlyInView"]
+
+PX_PER_MM = 2.0
+MARGIN_X, MARGIN_Y = 70.0, 40.0     # mm of table around the board looked at (for dice)
+ARC_HALF_ANGLE = np.deg2rad(70)     # the near half of a checker's rim that shows in a stack
+ARC_PERCENTILE = 30.0
+ARC_MIN = 2.5                       # rim edge strength that makes a checker
+MIN_SPACING_MM = 6.0                # checkers in a stack are at least this far apart
+TRAY_EDGE_MIN = 3.0                 # log-brightness step of the line between two borne-off checkers
+
+
+_LOG_GREY = (255.0 / np.log(256.0 + 8.0) * np.log(np.arange(256, dtype=np.float32) + 8.0)).astype(np.float32)
+
+
+# ------------------------------------------------------------ Position ID --
+
+def _bits_for(counts_25) -> str:
+    return "".join("1" * int(n) + "0" for n in counts_25)
+
+
+def position_id(points, bar, white_on_roll: bool = True) -> str:
+    """The gnubg Position ID (14 characters) of a position in this module's convention.
+
+    gnubg's key lists first the player NOT on roll, then the player on roll,
+    each from their own ace point (1) to 24 and then the bar: n checkers as n
+    ones and a zero; 80 bits, least significant bit first in each byte, base64.
+    """
+    white = [int(points[p - 1][0]) for p in range(1, 25)] + [int(bar[0])]
+    black = [int(points[24 - p][1]) for p in range(1, 25)] + [int(bar[1])]
+    first, second = (black, white) if white_on_roll else (white, black)
+    bits = _bits_for(first) + _bits_for(second)
+    if len(bits) > 80:
+        raise ValueError("more than 15 checkers a side cannot have a Position ID "
+                         "/ peste 15 piese de jucător: nu există Position ID")
+    bits = bits.ljust(80, "0")
+    data = bytes(int(bits[i * 8:(i + 1) * 8][::-1], 2) for i in range(10))
+    return base64.b64encode(data).decode("ascii")[:14]
+
+
+def decode_position_id(pid: str, white_on_roll: bool = True) -> tuple[list, list, list]:
+    """(points, bar, off) from a gnubg Position ID; the inverse of ``position_id``."""
+    pid = pid.strip()
+    if len(pid) != 14:
+        raise ValueError(f"a Position ID has 14 characters, not {len(pid)} / un Position ID are 14 caractere")
+    try:
+        data = base64.b64decode(pid + "==", validate=True)
+    except ValueError as exc:
+        raise ValueError(f"{pid!r} is not base64 / nu este base64") from exc
+    bits = "".join(format(b, "08b")[::-1] for b in data)
+    sides = []
+    i = 0
+    for _ in range(2):
+        counts = []
+        for _ in range(25):
+            n = 0
+            while i < 80 and bits[i] == "1":
+                n += 1
+                i += 1
+            i += 1
+            counts.append(n)
+        sides.append(counts)
+    first, second = sides
+    white, black = (second, first) if white_on_roll else (first, second)
+    points = [[white[p - 1], black[24 - p]] for p in range(1, 25)]
+    bar = [white[24], black[24]]
+    for side, name in ((white, "white"), (black, "black")):
+        if sum(side) > 15:
+            raise ValueError(f"{pid}: {name} has more than 15 checkers / peste 15 piese")
+    off = [15 - sum(white), 15 - sum(black)]
+    return points, bar, off
+
+
+# ---------------------------------------------------------------- reading --
+
+class _View:
+    """The board from straight above, with gradients; board mm <-> pixels of that picture."""
+
+    def __init__(self, image: np.ndarray, H: np.ndarray):
+        self.x0, self.y0 = -MARGIN_X, -MARGIN_Y
+        self.img, self.inside = top_down(image, H, self.x0, self.y0, TABLE_W + MARGIN_X, TABLE_H + MARGIN_Y,
+                                         PX_PER_MM)
+        self.gray = cv2.cvtColor(self.img, cv2.COLOR_BGR2GRAY)
+        # edges of log-brightness: a shadow or a dim corner scales contrast, log makes it equal
+        self.gx, self.gy = gradients(_LOG_GREY[self.gray])
+
+    def px(self, x_mm, y_mm):
+        return (x_mm - self.x0) * PX_PER_MM, (y_mm - self.y0) * PX_PER_MM
+
+
+def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float]:
+    """(number of checkers, mean brightness of their visible parts) along one point or bar half."""
+    x, base, d = axis
+    k = PX_PER_MM
+    r = CHECKER_R * k
+    ts = np.arange(CHECKER_R - 3.0, max_len_mm - CHECKER_R + 4.0, 0.5)
+    cx, cy = view.px(x, base)
+    # the near arc faces the base: +y (down) for a stack growing upwards
+    mid = np.pi / 2 if d < 0 else 3 * np.pi / 2
+    arc = (mid - ARC_HALF_ANGLE, mid + ARC_HALF_ANGLE)
+    best = np.full(len(ts), -np.inf)
+    for dx in (-2.0, 0.0, 2.0):
+        centres = np.c_[np.full(len(ts), cx + dx), cy + d * ts * k]
+        resp = ring_response(view.gx, view.gy, centres, r, samples=24, arc=arc, band=1.5,
+                             percentile=ARC_PERCENTILE)
+        best = np.maximum(best, resp)
+    win = int(round(MIN_SPACING_MM / 0.5))
+    peaks = []
+    for i in np.argsort(-best):
+        if best[i] < ARC_MIN:
+            break
+        if all(abs(i - j) >= win for j in peaks):
+            peaks.append(i)
+    if not peaks:
+        return 0, 0.0
+    peaks.sort()
+    tk = ts[peaks]
+    vals = []
+    for j, t in enumerate(tk):
+        vis = min((tk[j + 1] - t) if j + 1 < len(tk) else 2 * CHECKER_R, 2 * CHECKER_R)
+        tt = t - CHECKER_R + vis / 2
+        half = max(1, int(min(vis / 2 - 1.0, 5.0) * k))
+        sx, sy = view.px(x, base + d * tt)
+        patch = view.gray[int(sy) - half:int(sy) + half + 1, int(sx) - half:int(sx) + half + 1]
+        if patch.size:
+            vals.append(float(np.median(patch)))
+    return len(peaks), float(np.mean(vals)) if vals else 0.0
+
+
+def _tray(view: _View, which: str) -> tuple[int, float]:
+    """(number of borne-off checkers, their mean brightness) in one tray.
+
+    Checkers standing on edge make a sharp line every OFF_THICKNESS along the
+    tray; the empty floor makes none (a lamp's glare or a shadow changes it
+    only slowly).  The filled length runs to the last such line.
+    """
+    x, base, d = table_tray_axis(which)
+    length = TABLE_H / 2 - TABLE_FRAME - TABLE_TRAY_SPLIT / 2
+    step = 0.5
+    ts = np.arange(0.5, length - 0.5, step)
+    cols = []
+    for dx in np.arange(-7.0, 7.5, 1.0):
+        px, py = view.px(x + dx, base + d * ts)
+        cols.append(view.gray[np.clip(py.astype(int), 0, view.gray.shape[0] - 1),
+                              np.clip(np.full(len(ts), px).astype(int), 0, view.gray.shape[1] - 1)])
+    grey = np.median(np.array(cols, np.float32), axis=0)
+    prof = _LOG_GREY[np.clip(grey, 0, 255).astype(np.uint8)]
+    edge = np.abs(np.convolve(prof, [1, 1, 0, -1, -1], mode="same")) / 4
+    edge[:2] = edge[-2:] = 0
+    strong = np.nonzero(edge > TRAY_EDGE_MIN)[0]
+    end, max_gap = 0, int(1.6 * OFF_THICKNESS / step)
+    for i in strong:
+        if i - end > max_gap and end > 0:
+            break
+        if end == 0 and i > max_gap:
+            break
+        end = i
+    extent = end * step + 0.5
+    n = int(round((extent - 1.0) / OFF_THICKNESS)) if extent > OFF_THICKNESS / 2 else 0
+    n = min(n, 15)
+    return n, float(np.mean(grey[:end])) if end else 0.0
+
+
+def _split_colours(stacks: list[tuple[int, float]], field: float) -> list[str]:
+    """White / black for each (count, brightness), by the widest brightness gap, else against the field."""
+    vals = sorted(v for n, v in stacks if n)
+    cut = None
+    if len(vals) >= 2:
+        gaps = np.diff(vals)
+        i = int(np.argmax(gaps))
+        if gaps[i] > 40:
+            cut = (vals[i] + vals[i + 1]) / 2
+    if cut is None:
+        cut = 0.75 * field if field > 0 else 110.0
+    return ["white" if v > cut else "black" for n, v in stacks]
+
+
+def read(image, calibration=None) -> dict:
+    """The backgammon position in ``image`` (BGR); see the module docstring for the result."""
+    image = imaging.check_frame(image)
+    corners = find_board(image, "backgammon board")
+    top_len = np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3])
+    side_len = np.linalg.norm(corners[3] - corners[0]) + np.linalg.norm(corners[2] - corners[1])
+    ratio = top_len / max(1.0, side_len)
+    expected = TABLE_W / TABLE_H
+    if not 0.7 * expected < ratio < 1.4 * expected:
+        raise BoardNotFound(f"no backgammon board in view (outline {ratio:.2f}:1, expected {expected:.2f}:1, "
+                            f"long side across the picture) / nu se vede tabla de table")
+    H = board_homography(corners, TABLE_W, TABLE_H)
+    view = _View(image, H)
+    stacks = [_stack(view, table_point_axis(p), TABLE_POINT_L) for p in range(1, 25)]
+    bar_len = TABLE_H / 2 - TABLE_FRAME - 4
+    bars = [_stack(view, table_bar_axis(h), bar_len) for h in ("top", "bottom")]
+    trays = [_tray(view, w) for w in ("bottom", "top")]
+    fx, fy = view.px(TABLE_FRAME + 60, TABLE_H / 2)
+    field = float(np.median(view.gray[int(fy) - 10:int(fy) + 10, int(fx) - 40:int(fx) + 40]))
+    colours = _split_colours(stacks + bars + trays, field)
+    points = []
+    for (n, _), c in zip(stacks, colours[:24]):
+        points.append([n, 0] if c == "white" else [0, n])
+    bar, off = [0, 0], [0, 0]
+    for (n, _), c in zip(bars, colours[24:26]):
+        bar[0 if c == "white" else 1] += n
+    for (n, _), c in zip(trays, colours[26:28]):
+        off[0 if c == "white" else 1] += n
+    result = {"points": points, "bar": bar, "off": off,
+              "dice": dice_reader.read_dice(view.img, view.inside, PX_PER_MM,
+                                           (-view.x0, -view.y0, TABLE_W, TABLE_H))}
+    try:
+        result["position_id"] = position_id(points, bar, True)
+        result["position_id_black_on_roll"] = position_id(points, bar, False)
+    except ValueError:
+        result["position_id"] = None
+        result["position_id_black_on_roll"] = None
+    return result
+
+
+def annotate(image: np.ndarray, result: dict) -> np.ndarray:
+    """The picture with the board outline and the count read on every point, the bar and the trays."""
+    out = imaging.check_frame(image).copy()
+    try:
+        corners = find_board(out, "backgammon board")
+    except ValueError:
+        return out
+    H = board_homography(corners, TABLE_W, TABLE_H)
+    cv2.polylines(out, [np.rint(corners).astype(np.int32)], True, (0, 200, 255), 2, cv2.LINE_AA)
+
+    def label(text, x_mm, y_mm, colour):
+        (x, y), = mm_to_px(H, [(x_mm, y_mm)])
+        org = (int(x) - 8, int(y) + 6)
+        cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 4, cv2.LINE_AA)
+        cv2.putText(out, text, org, cv2.FONT_HERSHEY_SIMPLEX, 0.6, colour, 2, cv2.LINE_AA)
+
+    white, black = (255, 255, 255), (60, 60, 255)
+    for p, (w, b) in enumerate(result.get("points", []), start=1):
+        x, base, d = table_point_axis(p)
+        if w or b:
+            label(str(w or b), x, base + d * (TABLE_POINT_L + 8), white if w else black)
+    for half, side in (("top", 0), ("bottom", 1)):
+        x, base, d = table_bar_axis(half)
+        n = result.get("bar", [0, 0])[side]
+        if n:
+            label(str(n), x, base + d * 60, white if side == 0 else black)
+    for which, side in (("bottom", 0), ("top", 1)):
+        x, base, d = table_tray_axis(which)
+        n = result.get("off", [0, 0])[side]
+        if n:
+            label(str(n), x, base + d * 120, white if side == 0 else black)
+    dice = result.get("dice")
+    text = f"dice / zaruri: {dice}   id: {result.get('position_id')}"
+    cv2.putText(out, text, (10, 26), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 0, 0), 4, cv2.LINE_AA)
+    cv2.putText(out, text, (10, 26), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (255, 255, 255), 2, cv2.LINE_AA)
+    return out

@@ -1,0 +1,133 @@
+"""Finding the two dice on a backgammon board or beside it, and reading their pips.
+
+Works on the top-down picture made by vision.backgammon (table plane at a
+known scale), so a die is a bright square of known size whatever the
+camera's tilt.
+
+How: pips are small dark round spots (a morphological black-hat finds
+them); the die's face is the bright region around them, cut at a share of
+the face's own brightness; the face's outline gives the die's size and
+shape.  A flat die's face is a square of the die's size; a die that leans
+on something shows a foreshortened (oblong) face — that die is "cocked".
+Pips are counted inside the face, at any rotation.
+
+``read_dice(view, inside, px_per_mm, board_mm)`` returns [a, b] (left to
+right in the picture), "reroll" when a die is cocked or lies off the board
+(the rules make the player roll again; such a die is never read as a
+number), or None when two dice are not both seen.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+DIE_MM = 16.0
+PIP_MIN_DARKNESS = 45       # black-hat value of a pip
+FACE_SHARE = 0.78           # face = brighter than this share of the face's brightness
+SIZE_TOLERANCE = 0.28       # a face's long side within this of the die's size
+FLAT_MIN_ASPECT = 0.86      # short side / long side of a flat die's face
+FACE_MIN_FILL = 0.78        # face area / its rectangle
+
+
+def _pips(gray: np.ndarray, px_per_mm: float):
+    """Centres and areas of small dark round spots."""
+    size = int(round(DIE_MM * 0.26 * px_per_mm)) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    bh = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel)
+    mask = (bh > PIP_MIN_DARKNESS).astype(np.uint8)
+    n, _, stats, cents = cv2.connectedComponentsWithStats(mask, 8)
+    pip_area = np.pi * (DIE_MM * 0.085 * px_per_mm) ** 2
+    out = []
+    for i in range(1, n):
+        x, y, w, h, a = stats[i]
+        if not 0.3 * pip_area <= a <= 2.2 * pip_area:
+            continue
+        if max(w, h) > 2.2 * min(w, h) or a < 0.45 * w * h:
+            continue
+        out.append((float(cents[i, 0]), float(cents[i, 1])))
+    return out
+
+
+def _face_at(gray: np.ndarray, x: float, y: float, px_per_mm: float):
+    """The bright face around a pip: (rotated rect, contour) or None."""
+    die = DIE_MM * px_per_mm
+    R = int(die * 1.3)
+    x0, y0 = max(0, int(x) - R), max(0, int(y) - R)
+    x1, y1 = min(gray.shape[1], int(x) + R + 1), min(gray.shape[0], int(y) + R + 1)
+    patch = gray[y0:y1, x0:x1]
+    ring_r = DIE_MM * 0.085 * px_per_mm * 2.0
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    d = np.hypot(xx - x, yy - y)
+    around = patch[(d > ring_r) & (d < ring_r + 3)]
+    if around.size == 0:
+        return None
+    level = float(np.percentile(around, 75))
+    mask = (patch > FACE_SHARE * level).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    # the pips are holes in the face: fill them by taking the outer contour
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    best = None
+    for c in contours:
+        if cv2.pointPolygonTest(c, (x - x0, y - y0), True) >= -ring_r:
+            if best is None or cv2.contourArea(c) > cv2.contourArea(best):
+                best = c
+    if best is None:
+        return None
+    best = best + np.array([x0, y0])
+    return cv2.minAreaRect(best.astype(np.float32)), best
+
+
+def find_dice(view: np.ndarray, px_per_mm: float) -> list[dict]:
+    """Dice in a top-down picture: [{"centre": (x, y), "pips": n, "cocked": bool}, ...]."""
+    gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY) if view.ndim == 3 else view
+    gray = cv2.GaussianBlur(gray, (3, 3), 0)
+    die = DIE_MM * px_per_mm
+    pips = _pips(gray, px_per_mm)
+    dice: list[dict] = []
+    used = [False] * len(pips)
+    for i, (x, y) in enumerate(pips):
+        if used[i]:
+            continue
+        face = _face_at(gray, x, y, px_per_mm)
+        if face is None:
+            continue
+        (cx, cy), (w, h), _ = face[0]
+        long_side, short_side = max(w, h), min(w, h)
+        if not (1 - SIZE_TOLERANCE) * die <= long_side <= (1 + SIZE_TOLERANCE) * die:
+            continue
+        area = cv2.contourArea(face[1].astype(np.float32))
+        if area < FACE_MIN_FILL * w * h:
+            continue
+        inside = []
+        for j, (px, py) in enumerate(pips):
+            if cv2.pointPolygonTest(face[1].astype(np.float32), (px, py), False) >= 0:
+                inside.append(j)
+        if i not in inside:
+            continue
+        for j in inside:
+            used[j] = True
+        cocked = short_side < FLAT_MIN_ASPECT * long_side
+        dice.append({"centre": (float(cx), float(cy)), "pips": len(inside), "cocked": bool(cocked),
+                     "size": (float(long_side), float(short_side))})
+    return dice
+
+
+def read_dice(view: np.ndarray, inside: np.ndarray, px_per_mm: float, board_mm) -> list | str | None:
+    """The roll shown by the dice: [a, b], "reroll", or None (see the module docstring).
+
+    ``board_mm`` = (x, y, width, height) of the board in the view's millimetres.
+    """
+    dice = find_dice(view, px_per_mm)
+    if not dice:
+        return None
+    bx, by, bw, bh = (v * px_per_mm for v in board_mm)
+    for d in dice:
+        x, y = d["centre"]
+        d["off_board"] = not (bx <= x <= bx + bw and by <= y <= by + bh)
+    if any(d["cocked"] or d["off_board"] for d in dice):
+        return "reroll"
+    if len(dice) != 2 or any(not 1 <= d["pips"] <= 6 for d in dice):
+        return None
+    dice.sort(key=lambda d: d["centre"][0])
+    return [d["pips"] for d in dice]
