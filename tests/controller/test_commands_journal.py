@@ -71,3 +71,42 @@ def test_not_a_journal(tmp_path):
     with pytest.raises(ValueError, match="not a Masa journal"):
         Journal(bad)
     assert json.dumps({"ok": 1})
+
+
+def test_example_config_is_the_defaults():
+    from pathlib import Path
+
+    from controller.config import DEFAULTS, load, validate
+
+    example = Path(__file__).resolve().parents[2] / "masa.example.toml"
+    assert load(example) == validate({}) == {**DEFAULTS}
+
+
+@pytest.mark.parametrize("data, words", [
+    ({"pins": {"green": "x"}}, r"\[pins\] green must be a GPIO number"),
+    ({"camera": {"fps": 3}}, r"\[camera\] unknown key 'fps'"),
+    ({"mqtt": {"url": "ftp://x"}}, r"\[mqtt\] url"),
+    ({"buttons": {"launch": 4}}, r"\[buttons\] 'launch'"),
+    ({"pins": {"red": 20}}, "used twice"),
+    ({"table": {"id": "a/b"}}, r"\[table\] id"),
+    ({"voice": {"lang": "fr"}}, r"\[voice\] lang must be one of"),
+])
+def test_bad_config_names_the_key(data, words):
+    from controller.config import validate
+
+    with pytest.raises(ValueError, match=words):
+        validate(data)
+
+
+def test_layouts_load_and_bad_layout(tmp_path):
+    from controller.config import load_layout
+
+    for n in range(2, 7):
+        layout = load_layout(f"macao-{n}")
+        assert sorted(z["seat"] for z in layout["zones"].values() if "seat" in z) == list(range(n))
+    bad = tmp_path / "bad.toml"
+    bad.write_text('game = "macao"\ntable_mm = [100, 100]\n[zones.pile]\nrect = [0, 0, 200, 50]\n')
+    with pytest.raises(ValueError, match="zone pile"):
+        load_layout(str(bad))
+    with pytest.raises(ValueError, match="unknown layout"):
+        load_layout("chess")

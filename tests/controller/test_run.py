@@ -1,0 +1,49 @@
+"""`masa run` on a folder of rendered Tintar frames (real hand detection and
+board reading), stopped and started again: the game continues."""
+
+import cv2
+import pytest
+
+from controller import demo
+from controller.cli import main as masa
+from controller.journal import Journal
+
+
+@pytest.fixture(scope="module")
+def tintar_pictures(tmp_path_factory):
+    pytest.importorskip("vision.morris")
+    plan = demo.tintar_frames()[:20]
+    frames = demo.Frames(plan, "vision")
+    first, second = tmp_path_factory.mktemp("run1"), tmp_path_factory.mktemp("run2")
+    # The second run starts as a restarted camera would: on the still table.
+    for i in range(20):
+        if i < 12:
+            cv2.imwrite(str(first / f"{i:03d}.png"), frames(i))
+        if i >= 8:
+            cv2.imwrite(str(second / f"{i:03d}.png"), frames(i))
+    return first, second
+
+
+def test_run_folder_then_resume(tintar_pictures, broker, subscriber_factory, tmp_path, capsys):
+    first, second = tintar_pictures
+    sub = subscriber_factory(broker.port)
+    journal = tmp_path / "j.db"
+    common = ["--game", "tintar", "--mqtt", broker.url, "--journal", str(journal), "--lang", "en"]
+    assert masa(["run", "--camera", str(first), *common]) == 0
+    assert [e["move"] for e in Journal(journal).entries("move")] == ["a1"]
+    assert masa(["run", "--camera", str(second), *common]) == 0
+    assert "resuming game #1 (1 moves played)" in capsys.readouterr().out
+    j = Journal(journal)
+    assert [e["move"] for e in j.entries("move")] == ["a1", "d2"]
+    seqs = [e["seq"] for e in j.entries("event")]
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert sub.wait_for(lambda s: [e["seq"] for e in s.events()] == seqs)
+    assert sub.payloads("state")[-1]["engine"]["board"]["d2"] == "black"
+
+
+def test_run_bad_options(tmp_path, capsys):
+    assert masa(["run", "--camera", str(tmp_path / "none.mp4"), "--game", "tintar"]) == 2
+    bad = tmp_path / "masa.toml"
+    bad.write_text("[pins]\ngreen = 'x'\n")
+    assert masa(["run", "--config", str(bad), "--camera", str(tmp_path)]) == 2
+    assert "[pins] green must be a GPIO number" in capsys.readouterr().err
