@@ -405,15 +405,12 @@ def _step(me: tuple, opp: tuple, hop: tuple[int, int]) -> tuple[tuple, tuple, bo
     return tuple(m), opp, hit
 
 
-def generate_plays(me: tuple, opp: tuple, dice: tuple[int, int], any_rule: bool = False,
-                   partial: bool = False) -> dict[tuple, list[tuple[int, int, bool]]]:
-    """Every distinct resulting position -> one way to reach it.
-
-    With ``partial=False`` only the legal plays: as many dice as possible,
-    and when only one of two can be played, the larger.  With
-    ``partial=True`` every position reachable with any number of the dice
-    (used to explain an illegal result), keyed (position, dice used).
-    """
+def _walk(me: tuple, opp: tuple, dice: tuple[int, int], any_rule: bool, partial: bool
+          ) -> tuple[dict, tuple[int, int]]:
+    """Every sequence of single moves with the dice, deduplicated: ->
+    ({key: (dice used, pips used, path)}, best (dice, pips)).  Keys are
+    (me, opp) for the ends of sequences, or (me, opp, dice used) for every
+    step on the way with ``partial``."""
     doubles = dice[0] == dice[1]
     orders = [(dice[0],) * 4] if doubles else [tuple(dice), (dice[1], dice[0])]
     found: dict[tuple, tuple[int, int, list]] = {}
@@ -440,9 +437,22 @@ def generate_plays(me: tuple, opp: tuple, dice: tuple[int, int], any_rule: bool 
 
     for order in orders:
         walk(tuple(me), tuple(opp), order, 0, [], 0, BAR)
+    return found, (best[0], best[1])
+
+
+def generate_plays(me: tuple, opp: tuple, dice: tuple[int, int], any_rule: bool = False,
+                   partial: bool = False) -> dict[tuple, list[tuple[int, int, bool]]]:
+    """Every distinct resulting position -> one way to reach it.
+
+    With ``partial=False`` only the legal plays: as many dice as possible,
+    and when only one of two can be played, the larger (keys (me, opp)).
+    With ``partial=True`` every position reachable with any number of the
+    dice, keyed (me, opp, dice used), used to explain an illegal result.
+    """
+    found, best = _walk(me, opp, tuple(dice), any_rule, partial)
     if partial:
         return {key: v[2] for key, v in found.items()}
-    return {key: v[2] for key, v in found.items() if v[0] == best[0] and v[1] == best[1]}
+    return {key: v[2] for key, v in found.items() if v[:2] == best}
 
 
 def legal_results(pos: Position, dice: tuple[int, int], bearoff: str = "standard") -> set[tuple]:
@@ -680,6 +690,7 @@ def _explain(b: Position, dice: tuple[int, int], a: Position, bearoff: str) -> V
     legal = generate_plays(b.me, b.opp, dice, any_rule)
     if a.key in legal:
         return OK
+    full = len(next(iter(legal.values()))) if legal else 0
     # 2. the opponent's checkers may only go to the bar (hit).
     moved_away = [i for i in range(24) if a.opp[i] < b.opp[i]]
     arrived = [i for i in range(24) if a.opp[i] > b.opp[i]]
@@ -709,9 +720,7 @@ def _explain(b: Position, dice: tuple[int, int], a: Position, bearoff: str) -> V
     if borne and any(a.me[6:25]):
         return illegal("bearoff_not_allowed_yet")
     # 4. a legal part of the roll, but not all that had to be played.
-    reach = generate_plays(b.me, b.opp, dice, any_rule, partial=True)
-    used = [k for (m, o, k) in reach if (m, o) == a.key]
-    full = len(next(iter(legal.values()))) if legal else 0
+    used = _dice_used_to_reach(b, dice, a, any_rule, full)
     if used:
         k = min(used)
         if dice[0] != dice[1] and k == 1 and full == 1:
@@ -733,6 +742,35 @@ def _explain(b: Position, dice: tuple[int, int], a: Position, bearoff: str) -> V
     if borne and not any_rule and a.key in generate_plays(b.me, b.opp, dice, True):
         return illegal("bearoff_from_highest")
     return illegal("no_such_play", dice=dice_text(dice))
+
+
+def _dice_used_to_reach(b: Position, dice: tuple[int, int], a: Position, any_rule: bool, full: int) -> list[int]:
+    """How many dice (at most ``full``, the number a legal play uses) a
+    sequence of single moves uses to turn ``b`` into ``a``."""
+    if full == 0:
+        return []
+    doubles = dice[0] == dice[1]
+    orders = [(dice[0],) * 4] if doubles else [tuple(dice), (dice[1], dice[0])]
+    target = a.key
+    out: list[int] = []
+    seen: set = set()
+
+    def walk(me, opp, order, k, top):
+        if (me, opp) == target:
+            out.append(k)
+        if k >= min(len(order), full):
+            return
+        state = (me, opp, order[k:], top)
+        if state in seen:
+            return
+        seen.add(state)
+        for hop in _hops(me, opp, order[k], any_rule, top if doubles else BAR):
+            m2, o2, _ = _step(me, opp, hop)
+            walk(m2, o2, order, k + 1, hop[0] if doubles else BAR)
+
+    for order in orders:
+        walk(b.me, b.opp, order, 0, BAR)
+    return out
 
 
 def _die_used_to(b: Position, dice: tuple[int, int], a: Position, any_rule: bool) -> int:
@@ -1144,3 +1182,37 @@ class Table(Game):
         lines.append(status)
         lines.append(f" Position ID: {self.position_id()}  Match ID: {self.match_id()}")
         return "\n".join(lines)
+
+
+def playout_positions(count: int, seed: int = 2026) -> list[Position]:
+    """``count`` distinct positions (the mover's view, before its play)
+    from random playouts of seeded games: a quarter with the mover on the
+    bar, a quarter bearing off (as far as the playouts give them), the
+    rest drawn from all the others.  Used by the gnubg reference test and
+    by ``masa bench``."""
+    import random
+
+    chooser = random.Random(seed)
+    bar: dict[str, Position] = {}
+    bearoff: dict[str, Position] = {}
+    other: dict[str, Position] = {}
+    game_seed = seed
+    while len(bar) + len(bearoff) + len(other) < 3 * count:
+        game = Table(seed=game_seed)
+        game_seed += 1
+        while not game.is_over:
+            pos = game.position()
+            pid = position_id(pos)
+            if pos.me[BAR]:
+                bar[pid] = pos
+            elif not any(pos.me[6:]):
+                bearoff[pid] = pos
+            else:
+                other[pid] = pos
+            game.play(chooser.choice(game.legal_moves()))
+    quarter = count // 4
+    picked = list(bar.values())[:quarter] + list(bearoff.values())[:quarter]
+    rest = list(other.values()) + list(bar.values())[quarter:] + list(bearoff.values())[quarter:]
+    chooser.shuffle(rest)
+    return picked + rest[: count - len(picked)]
+

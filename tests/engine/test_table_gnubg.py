@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import shutil
 import subprocess
 import textwrap
@@ -22,8 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import create_game
-from engine.table import BAR, ROLLS, Position, generate_plays, position_id
+from engine.table import BAR, ROLLS, Position, generate_plays, playout_positions, position_id
 
 GNUBG = shutil.which("gnubg") or ("/usr/games/gnubg" if os.path.exists("/usr/games/gnubg") else None)
 
@@ -66,31 +64,6 @@ GNUBG_SCRIPT = textwrap.dedent('''
         out[pid] = res
     json.dump(out, open(OUT, "w"))
 ''')
-
-
-def playout_positions(count: int, seed: int = 2026) -> list[Position]:
-    """Distinct positions (mover's view, before the play) from random
-    playouts; bar and bear-off positions are kept first, then the rest."""
-    chooser = random.Random(seed)
-    bar, bearoff, other = {}, {}, {}
-    game_seed = seed
-    while len(bar) + len(bearoff) + len(other) < 3 * count:
-        game = create_game("table", seed=game_seed)
-        game_seed += 1
-        while not game.is_over:
-            pos = game.position()
-            pid = position_id(pos)
-            if pos.me[BAR]:
-                bar[pid] = pos
-            elif not any(pos.me[6:]):
-                bearoff[pid] = pos
-            else:
-                other[pid] = pos
-            game.play(chooser.choice(game.legal_moves()))
-    picked = list(bar.values())[: count // 4] + list(bearoff.values())[: count // 4]
-    rest = list(other.values()) + list(bar.values())[count // 4:] + list(bearoff.values())[count // 4:]
-    chooser.shuffle(rest)
-    return picked + rest[: count - len(picked)]
 
 
 def run_gnubg(ids: list[str], work: Path) -> dict:
