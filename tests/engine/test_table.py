@@ -221,9 +221,10 @@ def test_bear_off_standard_and_the_literal_reading():
     moves = {m.text for m in g.legal_moves()}
     assert {"4/off(2)", "4/off 3/off", "3/off 1/off", "2/off(2)"} <= moves
     # Situation 1: 4-3 with two checkers on 5 moves them, bears nothing off
-    g = game({5: 2, 2: 6, 1: 7}, {19: 15}, (4, 3))
-    assert g.check("2/off 1/off").code == "bearoff_higher_checker"
-    assert g.check("5/1 5/2").ok
+    for reading in ("standard", "any"):
+        g = game({5: 2, 2: 6, 1: 7}, {19: 15}, (4, 3), bearoff=reading)
+        assert g.check("2/off 1/off").code == "bearoff_higher_checker"
+        assert g.check("5/1 5/2").ok
     g = game({8: 1, 2: 7, 1: 7}, {19: 15}, (2, 1))
     assert g.check("2/off 1/off").code == "bearoff_not_allowed_yet"
 
@@ -304,6 +305,15 @@ def test_rolls_entered_at_the_table():
     assert h.position_id() == g.position_id()
 
 
+def test_observed_play_waits_for_the_table_roll_and_the_opening_roll_option():
+    g = create_game("table", observed=True, seed=3)
+    assert g.dice is None and g.legal_moves()[0].kind == "roll"
+    for seed in range(20):
+        g = create_game("table", seed=seed, options={"opening": "dice"})
+        assert g.dice[0] > g.dice[1]            # the higher die's owner begins with both numbers
+    assert {create_game("table", seed=s, options={"opening": "dice"}).to_move for s in range(20)} == {0, 1}
+
+
 def test_engine_rolls_are_seeded_and_a_wrong_roll_prefix_is_refused():
     a, b = create_game("table", seed=11), create_game("table", seed=11)
     assert a.dice == b.dice
@@ -365,6 +375,9 @@ def test_bad_input_is_a_clear_error_and_changes_nothing():
     sixteen = Position(side({6: 16}), side({6: 14}))
     with pytest.raises(ValueError, match="16 checkers"):
         create_game("table", position_id=position_id(sixteen))
+    both = Position(side({6: 15}), side({19: 1, 6: 14}))     # its 19 is the mover's 6
+    with pytest.raises(ValueError, match="both players"):
+        create_game("table", position_id=position_id(both))
     with pytest.raises(ValueError):
         create_game("table", match_id="nonsense")
     with pytest.raises(ValueError):
