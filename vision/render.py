@@ -33,7 +33,8 @@ Scenes
     ``quad`` (4 x [x, y] image pixels: the card's top-left, top-right, bottom-right,
     bottom-left as printed), ``visible`` (fraction of the card not covered),
     ``index_visible`` (an index corner is entirely uncovered and inside the
-    picture), ``deck``), ``H_mm_to_px``, ``px_per_mm`` (mean scale), ``spec``.
+    picture), ``index_corners_visible`` (the uncovered fraction of the top-left
+    and bottom-right index boxes), ``deck``), ``H_mm_to_px``, ``px_per_mm`` (mean scale), ``spec``.
 
     ``random_scene_spec(seed, condition=None, deck=None)`` builds a spec for one of
     ``CONDITIONS``: single, pile, trick, fan, meld, hand (a skin-coloured hand
@@ -447,26 +448,25 @@ def render_card_scene(spec, **overrides) -> tuple[np.ndarray, dict]:
     H = H_tpx @ S
     ow, oh = spec["out_size"]
     truth_cards = []
+    in_frame = _in_frame_mask(H_tpx, (tw, th), (ow, oh))
     for i, (c, face, cdeck, corners_mm, size_mm) in enumerate(entries):
         quad = cv2.perspectiveTransform(corners_mm[None].astype(np.float64), H)[0]
         full = np.zeros((th, tw), np.uint8)
         cv2.fillPoly(full, [np.round(corners_mm * ppm).astype(np.int32)], 1)
         area = max(1, int(full.sum()))
         vis_mask = (labels == i + 1)
-        in_frame = _in_frame_mask(H_tpx, (tw, th), (ow, oh))
         visible = float((vis_mask & in_frame).sum()) / area
-        index_ok = False
-        if face == "up":
-            for box in _index_boxes_mm(corners_mm):
-                bm = np.zeros((th, tw), np.uint8)
-                cv2.fillPoly(bm, [np.round(box * ppm).astype(np.int32)], 1)
-                inside = bm.astype(bool)
-                n = max(1, int(inside.sum()))
-                if (vis_mask & inside & in_frame).sum() >= 0.97 * n:
-                    index_ok = True
+        corners_seen = []
+        for box in _index_boxes_mm(corners_mm):
+            bm = np.zeros((th, tw), np.uint8)
+            cv2.fillPoly(bm, [np.round(box * ppm).astype(np.int32)], 1)
+            inside = bm.astype(bool)
+            n = max(1, int(inside.sum()))
+            corners_seen.append(round(float((vis_mask & inside & in_frame).sum()) / n, 3))
+        index_ok = face == "up" and max(corners_seen) >= 0.97
         truth_cards.append({"card": c.get("card"), "face": face,
                             "quad": quad.round(2).tolist(), "visible": round(min(1.0, visible), 4),
-                            "index_visible": index_ok, "deck": cdeck})
+                            "index_visible": index_ok, "index_corners_visible": corners_seen, "deck": cdeck})
     truth = {"cards": truth_cards, "H_mm_to_px": H.tolist(), "px_per_mm": _mean_scale(H, tw_mm, th_mm),
              "spec": spec}
     return img, truth
