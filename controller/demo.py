@@ -63,6 +63,7 @@ TINTAR_SCRIPT = [
     ("place", 1, "f4"),
 ]
 
+PILE_ANGLES = (-12, 7, -5, 11, -9, 4, -14, 9, -3, 13, -7, 6)
 SEAT_EDGE_MM = {0: (400.0, 560.0), 1: (-110.0, 225.0), 2: (400.0, -110.0)}
 PILE_MM = (400.0, 225.0)
 STOCK_MM = (615.0, 225.0)
@@ -74,6 +75,7 @@ STOCK_MM = (615.0, 225.0)
 @dataclass(frozen=True)
 class MacaoTable:
     pile: tuple[str, ...]
+    fanned: frozenset = frozenset()     # indices of cards put down with the next one
 
 
 def macao_states(script=MACAO_SCRIPT):
@@ -85,7 +87,9 @@ def macao_states(script=MACAO_SCRIPT):
         if step[0] == "start":
             new = MacaoTable((step[1],))
         elif step[0] == "play":
-            new = MacaoTable(state.pile + tuple(step[2]))
+            n = len(state.pile)
+            new = MacaoTable(state.pile + tuple(step[2]),
+                             state.fanned | frozenset(range(n, n + len(step[2]) - 1)))
         elif step[0] == "takeback":
             new = history[-2]
         else:
@@ -120,23 +124,29 @@ def tintar_states(script=TINTAR_SCRIPT):
 # ----------------------------------------------------------------------------
 # Rendering
 
-def _pile_cards(pile: tuple[str, ...]) -> list[dict]:
+def _pile_cards(pile: tuple[str, ...], fanned: frozenset = frozenset()) -> list[dict]:
+    """A pile as players make it: each card dropped on the one before, a few
+    mm off and turned a little; cards put down together (``fanned``: their
+    indices in the pile, all but the last) lie fanned out to the left so
+    that both show."""
     cards = []
     for i, card in enumerate(pile):
-        a = (i * 47) % 30 - 15
-        dx = ((i * 37) % 40) - 20
-        dy = ((i * 53) % 30) - 15
-        cards.append({"card": card, "x": PILE_MM[0] + dx, "y": PILE_MM[1] + dy, "angle": float(a)})
+        dx = ((i * 37) % 7) - 3
+        dy = ((i * 53) % 7) - 3
+        if i in fanned:
+            dx -= 30
+        cards.append({"card": card, "x": PILE_MM[0] + dx, "y": PILE_MM[1] + dy,
+                      "angle": float(PILE_ANGLES[i % len(PILE_ANGLES)])})
     return cards
 
 
 @lru_cache(maxsize=64)
-def render_macao(pile: tuple[str, ...], size: tuple[int, int] = OUT_SIZE):
+def render_macao(pile: tuple[str, ...], size: tuple[int, int] = OUT_SIZE, fanned: frozenset = frozenset()):
     from vision.render import render_card_scene
 
     stock = [{"card": "AS", "x": STOCK_MM[0] + i * 1.5, "y": STOCK_MM[1] - i * 1.5, "angle": 90.0 + i,
               "face": "down"} for i in range(3)]
-    spec = {"cards": stock + _pile_cards(pile), "table_mm": list(TABLE_MM), "markers": True, "seed": 11,
+    spec = {"cards": stock + _pile_cards(pile, fanned), "table_mm": list(TABLE_MM), "markers": True, "seed": 11,
             "noise": 1.5, "blur": 0.4, "jpeg": 92, "out_size": list(size), "margin": 0.04,
             "background": "felt", "lighting": "even", "tilt": 4.0}
     img, truth = render_card_scene(spec)
@@ -205,8 +215,8 @@ def macao_frames() -> list:
             end = STOCK_MM if kind == "draw" else PILE_MM
             for i, reach in enumerate((0.55, 0.95, 0.9, 0.5)):
                 state = before if i < 2 else after
-                plan.append(("hand", "macao", state.pile, start, end, reach, _seat_zones(seat, target)))
-        plan.extend([("still", "macao", after.pile)] * STILL_FRAMES)
+                plan.append(("hand", "macao", state, start, end, reach, _seat_zones(seat, target)))
+        plan.extend([("still", "macao", after)] * STILL_FRAMES)
     return plan
 
 
@@ -269,8 +279,10 @@ class Frames:
         if self.mode == "script":
             if item[0] == "hand":
                 return Observation(None, True, item[6])
-            return Observation({"pile": sorted(item[2]), "pile_unread": 0})
-        img, H = render_macao(tuple(item[2]), self.size)
+            return Observation({"pile": [item[2].pile[-1]] if item[2].fanned == frozenset() else
+                                sorted(item[2].pile[i] for i in (*item[2].fanned, len(item[2].pile) - 1)),
+                                "unsure": []})
+        img, H = render_macao(item[2].pile, self.size, item[2].fanned)
         if item[0] == "hand":
             _, _, _, start, end, reach, _ = item
             return paint_arm(img, H, start, end, reach)

@@ -2,8 +2,11 @@
 
 A scene is a dict of JSON values made by the scene reader:
 
-* Macao: ``{"pile": [cards read in the pile zone, sorted], "pile_unread":
-  n}`` -- face-up cards in the pile whose index could not be read.
+* Macao: ``{"pile": [cards read in the pile zone, sorted]}``, optionally
+  ``"pile_unread": n``, face-up cards in the pile whose index could not be
+  read (a reader that can count them reliably reports it), and
+  ``"unsure": [cards]``, the cards of the pile the camera read without
+  certainty: a move with one of them is never flagged illegal.
 * Tintar: ``{"board": {"a1": "white" | "black" | None, ...}}``.
 
 ``infer(game, kind, before, after, hand_zones, layout)`` compares the scene
@@ -26,6 +29,7 @@ from itertools import permutations
 class Inferred:
     candidates: tuple[str, ...]
     seat: int | None = None
+    sure: bool = True          # False: the camera is not sure of what it read
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,8 @@ UNCLEAR_MESSAGES = {
     "board_differs": {"ro": "Tabla nu arată ca în joc. Vă rog, refaceți tabla.",
                       "en": "The board does not look like the game. Please set it back."},
     "unreadable_board": {"ro": "Nu văd tabla de țintar.", "en": "I cannot see the Tintar board."},
+    "unsure_card": {"ro": "Nu sunt sigur ce carte s-a pus ({cards}). Vă rog, îndreptați cartea.",
+                    "en": "I am not sure which card was put down ({cards}). Please straighten it."},
 }
 
 
@@ -93,7 +99,8 @@ def infer_macao(game, before: dict, after: dict, hand_zones, layout) -> Inferred
     # Cards put down together: the engine wants them in the order put down.
     # The camera cannot always tell the order, so every order is offered and
     # the referee takes the first one the engine accepts.
-    return Inferred(tuple(" ".join(p) for p in permutations(added)), seat)
+    sure = not set(added) & set(after.get("unsure", []))
+    return Inferred(tuple(" ".join(p) for p in permutations(added)), seat, sure)
 
 
 def infer_tintar(game, before: dict, after: dict, hand_zones, layout) -> Inferred | Unclear | NoChange:

@@ -265,6 +265,9 @@ class Referee:
             self._play(chosen, acting, verdict, st)
         elif not verdict.sure:
             self._unclear(verdict.code, dict(verdict.args), st, engine_message=verdict)
+        elif not result.sure:
+            # The engine would flag it, but the camera is not sure of the card.
+            self._unclear("unsure_card", {"cards": chosen}, st)
         else:
             self._illegal(chosen, acting, verdict, st)
         self.timings.append({"frame": st.frame, "stable": t_stable, "verdict": t_verdict,

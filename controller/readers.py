@@ -3,8 +3,13 @@
 * :class:`CardTableReader` (Macao): the hand detector (vision.hands) first;
   with no hand in view the cards are read (vision.see, Contract 2) and each
   face-up card whose centre lies in the layout's pile zone (table mm, via
-  the ArUco calibration) goes into the scene: read cards by name, the rest
-  counted as ``pile_unread``.
+  the ArUco calibration) goes into the scene by name.  Face-up regions
+  without a reading are left out: the card reader reports such regions for
+  parts of cards whose index it did read, so counting them would make the
+  scene flicker; a card that cannot be read is simply not seen (a missed
+  move, never a false flag).  A card read only once and below
+  ``sure_confidence`` is listed in ``unsure`` too: a move with such a card
+  may be played, but is never flagged illegal (the referee asks instead).
 * :class:`TintarReader`: the hand detector, then vision.morris on the board.
 
 A reader remembers the last picture it read: a frame identical to it (a
@@ -34,7 +39,9 @@ def zones_in_pixels(layout: dict, calibration) -> dict[str, np.ndarray]:
 
 
 class CardTableReader:
-    def __init__(self, layout: dict, calibration, hands: HandDetector | None = None, see=None):
+    def __init__(self, layout: dict, calibration, hands: HandDetector | None = None, see=None,
+                 sure_confidence: float = 0.98):
+        self.sure_confidence = sure_confidence
         if see is None:
             from vision.see import see
         self.see = see
@@ -55,17 +62,17 @@ class CardTableReader:
         self.reads += 1
         cards = self.see(frame, "cards")["cards"]
         x0, y0, x1, y1 = self.layout["zones"]["pile"]["rect"]
-        pile, unread = [], 0
+        readings: dict[str, list[float]] = {}
         for c in cards:
-            if c.get("face") != "up":
+            if c.get("face") != "up" or not c.get("card"):
                 continue
             cx, cy = self.calibration.px_to_mm(np.asarray(c["quad"], np.float64)).mean(axis=0)
             if x0 <= cx <= x1 and y0 <= cy <= y1:
-                if c.get("card"):
-                    pile.append(c["card"])
-                else:
-                    unread += 1
-        obs = Observation({"pile": sorted(set(pile)), "pile_unread": unread})
+                readings.setdefault(c["card"], []).append(float(c.get("confidence", 0.0)))
+        # Sure: read at both index corners, or once with a high confidence.
+        unsure = [card for card, conf in readings.items()
+                  if len(conf) < 2 and max(conf) < self.sure_confidence]
+        obs = Observation({"pile": sorted(readings), "unsure": sorted(unsure)})
         self._last = (key, obs)
         return obs
 
