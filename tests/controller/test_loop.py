@@ -203,3 +203,16 @@ def test_a_camera_that_stops_sending_frames_is_reported_and_the_game_waits(table
     assert [Device.pin_factory.pin(p).state for p in (5, 6, 13)] == [0, 1, 0]
     t.feedback.wait()
     assert t.feedback.history[-2:] == ["good", "illegal"]
+
+
+def test_a_card_the_camera_is_not_sure_of_is_never_flagged(table):
+    t = table
+    t.play(pile("7H"))
+    # 9C would be illegal on 7H, but the reader was not sure of it: the table is asked, not flagged.
+    t.play(hand("seat0", "pile"), [Observation({"pile": ["7H", "9C"], "unsure": ["9C"]})] * 3)
+    assert "illegal" not in t.kinds()
+    assert t.kinds()[-1] == "unclear"
+    assert not t.feedback.snapshot()["red"]
+    # The same card read with certainty is flagged.
+    t.play(hand("seat0", "pile"), [Observation({"pile": ["7H", "9C"], "unsure": []})] * 3)
+    assert t.kinds()[-1] == "illegal"

@@ -119,3 +119,26 @@ def test_serial_bad_url():
     with pytest.raises(ValueError, match="cannot open"):
         SerialLink("/dev/does-not-exist-masa")
     assert serial.VERSION
+
+
+def test_firmware_parses_the_protocol_as_the_pi_does():
+    import ast
+    from pathlib import Path
+
+    src = (Path(__file__).resolve().parents[2] / "firmware" / "seat_node" / "main.py").read_text()
+    tree = ast.parse(src)
+    fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "parse_line")
+    scope = {}
+    exec(compile(ast.Module([fn], []), "seat_node", "exec"), scope)
+    node_parse = scope["parse_line"]
+    for line in ["P", "T 0", "T 7", "T 8", "T -", "S G", "S R", "S C", "S X", "B 220 900", "B 49 10",
+                 "B 440 0", "B 440", "X", "", "T  3", "B 5000 5000"]:
+        try:
+            expected = parse_line(line)
+        except ValueError:
+            expected = "error"
+        try:
+            got = node_parse(line)
+        except ValueError:
+            got = "error"
+        assert got == expected, line
