@@ -138,12 +138,10 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float]:
     # the near arc faces the base: +y (down) for a stack growing upwards
     mid = np.pi / 2 if d < 0 else 3 * np.pi / 2
     arc = (mid - ARC_HALF_ANGLE, mid + ARC_HALF_ANGLE)
-    best = np.full(len(ts), -np.inf)
-    for dx in (-2.0, 0.0, 2.0):
-        centres = np.c_[np.full(len(ts), cx + dx), cy + d * ts * k]
-        resp = ring_response(view.gx, view.gy, centres, r, samples=24, arc=arc, band=1.5,
-                             percentile=ARC_PERCENTILE)
-        best = np.maximum(best, resp)
+    n = len(ts)
+    centres = np.r_[np.c_[np.full(n, cx - 1.5), cy + d * ts * k], np.c_[np.full(n, cx + 1.5), cy + d * ts * k]]
+    resp = ring_response(view.gx, view.gy, centres, r, samples=24, arc=arc, band=1.5, percentile=ARC_PERCENTILE)
+    best = np.maximum(resp[:n], resp[n:])
     win = int(round(MIN_SPACING_MM / 0.5))
     peaks = []
     for i in np.argsort(-best):

@@ -24,28 +24,28 @@ import numpy as np
 
 DIE_MM = 16.0
 PIP_MIN_DARKNESS = 45       # black-hat value of a pip
-FACE_SHARE = 0.78           # face = brighter than this share of the face's brightness
+FACE_SHARE = 0.7            # face = at least this share of the face's brightness
 SIZE_TOLERANCE = 0.28       # a face's long side within this of the die's size
 FLAT_MIN_ASPECT = 0.86      # short side / long side of a flat die's face
 FACE_MIN_FILL = 0.78        # face area / its rectangle
 
 
 def _pips(gray: np.ndarray, px_per_mm: float):
-    """Centres and areas of small dark round spots."""
+    """Centres of small dark round spots: local peaks of a black-hat the size of a pip."""
     size = int(round(DIE_MM * 0.26 * px_per_mm)) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    bh = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel)
-    mask = (bh > PIP_MIN_DARKNESS).astype(np.uint8)
-    n, _, stats, cents = cv2.connectedComponentsWithStats(mask, 8)
-    pip_area = np.pi * (DIE_MM * 0.085 * px_per_mm) ** 2
-    out = []
-    for i in range(1, n):
-        x, y, w, h, a = stats[i]
-        if not 0.3 * pip_area <= a <= 2.2 * pip_area:
-            continue
-        if max(w, h) > 2.2 * min(w, h) or a < 0.45 * w * h:
-            continue
-        out.append((float(cents[i, 0]), float(cents[i, 1])))
+    bh = cv2.GaussianBlur(cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel), (0, 0), 1.0)
+    pip_d = int(round(DIE_MM * 0.17 * px_per_mm)) | 1
+    peaks = (bh >= cv2.dilate(bh, np.ones((pip_d, pip_d), np.uint8))) & (bh > PIP_MIN_DARKNESS)
+    ys, xs = np.nonzero(peaks)
+    out: list[tuple[float, float]] = []
+    # a pip is much darker than the face round it
+    bright = cv2.dilate(gray, np.ones((3 * pip_d, 3 * pip_d), np.uint8))
+    keep = bright[ys, xs].astype(np.int32) - gray[ys, xs].astype(np.int32) > 2 * PIP_MIN_DARKNESS
+    xs, ys = xs[keep], ys[keep]
+    for x, y in sorted(zip(xs.tolist(), ys.tolist()), key=lambda p: -int(bh[p[1], p[0]])):
+        if all((x - a) ** 2 + (y - b) ** 2 > (0.6 * pip_d) ** 2 for a, b in out):
+            out.append((float(x), float(y)))
     return out
 
 
@@ -63,7 +63,10 @@ def _face_at(gray: np.ndarray, x: float, y: float, px_per_mm: float):
     if around.size == 0:
         return None
     level = float(np.percentile(around, 75))
-    mask = (patch > FACE_SHARE * level).astype(np.uint8)
+    # the face against what it lies on: Otsu's cut within the patch, kept near the face's own level
+    otsu, _ = cv2.threshold(patch, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    cut = min(max(float(otsu), FACE_SHARE * level), 0.95 * level)
+    mask = (patch > cut).astype(np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     # the pips are holes in the face: fill them by taking the outer contour
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
