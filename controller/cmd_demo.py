@@ -141,6 +141,16 @@ def main(args) -> int:
                 reader = (lambda f: f)
             elif kind == "macao":
                 reader = CardTableReader(layout, demo.calibration_for(frames(0)))
+                starter = demo.MACAO_SCRIPT[0][1]
+                seen = reader(frames(0)).scene
+                reader = CardTableReader(layout, reader.calibration)
+                if seen is None or seen.get("pile") != [starter] or seen.get("unsure"):
+                    print(f"\n!! {'cititorul de cărți (vision.cards) nu citește cartea de început' if ro else 'the card reader (vision.cards) does not read the starting card'}"
+                          f" {starter} ({'a văzut' if ro else 'it saw'} {seen and seen.get('pile')}): "
+                          f"{'Macao rulează pe scenele scenariului, fără citirea cărților' if ro else 'Macao runs on the script scenes, without card reading'}",
+                          flush=True)
+                    frames = demo.Frames(plan, "script")
+                    reader = (lambda f: f)
             else:
                 reader = TintarReader()
             title = {"macao": "Macao, 3 jucători" if ro else "Macao, 3 players", "tintar": "Țintar" if ro else "Tintar"}
