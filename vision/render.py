@@ -437,7 +437,10 @@ def render_card_scene(spec, **overrides) -> tuple[np.ndarray, dict]:
         src = np.array([[0, 0], [w, 0], [w, h]], np.float32)
         M = cv2.getAffineTransform(src, (corners_mm[:3] * ppm).astype(np.float32))
         _composite(table, labels, img, M, i + 1, shadow=float(spec.get("shadow", 1.2)) * ppm, rng=rng)
-        entries.append((c, face, cdeck, corners_mm, size_mm))
+        # the card's own footprint (rounded corners excluded) before anything covers it
+        footprint = [_count_in_poly(labels, i + 1, corners_mm * ppm)]
+        footprint += [_count_in_poly(labels, i + 1, box * ppm) for box in _index_boxes_mm(corners_mm)]
+        entries.append((c, face, cdeck, corners_mm, size_mm, footprint))
     if spec["occluder"]:
         _draw_hand(table, labels, ppm, spec["occluder"], rng)
     table = apply_lighting(table, spec["lighting"], rng)
@@ -449,20 +452,12 @@ def render_card_scene(spec, **overrides) -> tuple[np.ndarray, dict]:
     ow, oh = spec["out_size"]
     truth_cards = []
     in_frame = _in_frame_mask(H_tpx, (tw, th), (ow, oh))
-    for i, (c, face, cdeck, corners_mm, size_mm) in enumerate(entries):
+    seen_labels = np.where(in_frame, labels, 0)
+    for i, (c, face, cdeck, corners_mm, size_mm, footprint) in enumerate(entries):
         quad = cv2.perspectiveTransform(corners_mm[None].astype(np.float64), H)[0]
-        full = np.zeros((th, tw), np.uint8)
-        cv2.fillPoly(full, [np.round(corners_mm * ppm).astype(np.int32)], 1)
-        area = max(1, int(full.sum()))
-        vis_mask = (labels == i + 1)
-        visible = float((vis_mask & in_frame).sum()) / area
-        corners_seen = []
-        for box in _index_boxes_mm(corners_mm):
-            bm = np.zeros((th, tw), np.uint8)
-            cv2.fillPoly(bm, [np.round(box * ppm).astype(np.int32)], 1)
-            inside = bm.astype(bool)
-            n = max(1, int(inside.sum()))
-            corners_seen.append(round(float((vis_mask & inside & in_frame).sum()) / n, 3))
+        visible = _count_in_poly(seen_labels, i + 1, corners_mm * ppm) / max(1, footprint[0])
+        corners_seen = [round(_count_in_poly(seen_labels, i + 1, box * ppm) / max(1, n), 3)
+                        for box, n in zip(_index_boxes_mm(corners_mm), footprint[1:])]
         index_ok = face == "up" and max(corners_seen) >= 0.97
         truth_cards.append({"card": c.get("card"), "face": face,
                             "quad": quad.round(2).tolist(), "visible": round(min(1.0, visible), 4),
@@ -470,6 +465,18 @@ def render_card_scene(spec, **overrides) -> tuple[np.ndarray, dict]:
     truth = {"cards": truth_cards, "H_mm_to_px": H.tolist(), "px_per_mm": _mean_scale(H, tw_mm, th_mm),
              "spec": spec}
     return img, truth
+
+
+def _count_in_poly(labels: np.ndarray, label: int, poly_px: np.ndarray) -> int:
+    """Pixels of ``label`` inside a polygon (table pixels), counted in its bounding box only."""
+    h, w = labels.shape
+    x0, y0 = np.maximum(0, np.floor(poly_px.min(axis=0)).astype(int))
+    x1, y1 = np.minimum([w, h], np.ceil(poly_px.max(axis=0)).astype(int) + 1)
+    if x1 <= x0 or y1 <= y0:
+        return 0
+    m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(m, [np.round(poly_px - [x0, y0]).astype(np.int32)], 1)
+    return int(np.count_nonzero((labels[y0:y1, x0:x1] == label) & (m > 0)))
 
 
 def _mean_scale(H: np.ndarray, w_mm: float, h_mm: float) -> float:
