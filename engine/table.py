@@ -687,6 +687,8 @@ def _explain(b: Position, dice: tuple[int, int], a: Position, bearoff: str) -> V
     if sum(a.me) > sum(b.me):
         return _impossible("checkers_came_back")
     any_rule = bearoff == "any"
+    if _reaches_with_every_die(b, dice, a, any_rule):
+        return OK
     legal = generate_plays(b.me, b.opp, dice, any_rule)
     if a.key in legal:
         return OK
@@ -742,6 +744,46 @@ def _explain(b: Position, dice: tuple[int, int], a: Position, bearoff: str) -> V
     if borne and not any_rule and a.key in generate_plays(b.me, b.opp, dice, True):
         return illegal("bearoff_from_highest")
     return illegal("no_such_play", dice=dice_text(dice))
+
+
+def _reaches_with_every_die(b: Position, dice: tuple[int, int], a: Position, any_rule: bool) -> bool:
+    """Does a sequence using every die (2, or 4 for a double) turn ``b``
+    into ``a``?  Such a play is always legal.  The search drops a branch as
+    soon as it cannot end at ``a``: checkers only move down, so the number
+    of the mover's checkers at or above any point only falls, and an
+    opposing checker once hit stays on the bar."""
+    doubles = dice[0] == dice[1]
+    orders = [(dice[0],) * 4] if doubles else [tuple(dice), (dice[1], dice[0])]
+    goal_me, goal_opp = a.me, a.opp
+    goal_above = [0] * 25
+    run = 0
+    for i in range(24, -1, -1):
+        run += goal_me[i]
+        goal_above[i] = run
+    seen: set = set()
+
+    def possible(me, opp) -> bool:
+        run = 0
+        for i in range(24, -1, -1):
+            run += me[i]
+            if run < goal_above[i]:
+                return False
+        return all(opp[i] >= goal_opp[i] for i in range(24))
+
+    def walk(me, opp, order, k, top):
+        if k == len(order):
+            return me == goal_me and opp == goal_opp
+        state = (me, opp, order[k:], top)
+        if state in seen:
+            return False
+        seen.add(state)
+        for hop in _hops(me, opp, order[k], any_rule, top if doubles else BAR):
+            m2, o2, _ = _step(me, opp, hop)
+            if possible(m2, o2) and walk(m2, o2, order, k + 1, hop[0] if doubles else BAR):
+                return True
+        return False
+
+    return any(walk(b.me, b.opp, order, 0, BAR) for order in orders)
 
 
 def _dice_used_to_reach(b: Position, dice: tuple[int, int], a: Position, any_rule: bool, full: int) -> list[int]:

@@ -9,8 +9,8 @@ import random
 import pytest
 
 from engine import IllegalMove, create_game, load_game
-from engine.table import (BAR, MatchState, Position, decode_position_id, explain_result, format_play,
-                          generate_plays, parse_play, position_id)
+from engine.table import (BAR, ROLLS, MatchState, Position, decode_position_id, explain_result, format_play,
+                          generate_plays, parse_play, playout_positions, position_id)
 
 START_ID = "4HPwATDgc/ABMA"
 
@@ -258,6 +258,20 @@ def test_explain_result_ok_and_illegal_reasons():
     b = pos({4: 3, 3: 4, 2: 4, 1: 4}, {19: 15})
     assert explain_result(b, (6, 5), after(b, [(3, 0), (2, 0)])).code == "bearoff_from_highest"
     assert explain_result(b, (6, 5), after(b, [(3, 0), (2, 0)]), bearoff="any").ok
+
+
+def test_explain_result_agrees_with_the_legal_plays_on_playout_positions():
+    rng = random.Random(8)
+    for p in playout_positions(150, seed=99):
+        roll = rng.choice(ROLLS)
+        legal = generate_plays(p.me, p.opp, roll)
+        for key in rng.sample(sorted(legal), min(3, len(legal))):
+            assert explain_result(p, roll, Position(*key)).ok
+        reach = sorted(generate_plays(p.me, p.opp, roll, partial=True))
+        for m, o, _ in rng.sample(reach, min(4, len(reach))):
+            v = explain_result(p, roll, Position(m, o))
+            assert v.ok == ((m, o) in legal)
+            assert v.ok or (v.sure and v.code != "camera_impossible_position")
 
 
 def test_impossible_pictures_are_not_illegal_flags():
