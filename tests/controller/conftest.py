@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import getpass
 import json
 import shutil
 import subprocess
@@ -32,7 +33,7 @@ class Mosquitto:
         self.workdir = workdir
         self.conf = workdir / "mosquitto.conf"
         self.conf.write_text(
-            f"listener {self.port} 127.0.0.1\nallow_anonymous true\n"
+            f"listener {self.port} 127.0.0.1\nallow_anonymous true\nuser {getpass.getuser()}\n"
             f"persistence true\npersistence_location {workdir}/\nautosave_interval 1\n"
             f"log_dest file {workdir}/mosquitto.log\n")
         self.proc = None

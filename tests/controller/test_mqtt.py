@@ -72,3 +72,49 @@ def test_events_published_while_the_broker_is_down_are_delivered(mosquitto, subs
     assert sub.wait_for(lambda s: len(s.events()) == 6, timeout=20)
     assert [e["seq"] for e in sub.events()] == [1, 2, 3, 4, 5, 6]
     pub.stop()
+
+
+def test_tls_and_password_on_mosquitto(tmp_path, subscriber_factory):
+    import getpass
+    import shutil
+    import subprocess
+
+    from controller.broker import free_port, wait_for_port
+    from tests.controller.conftest import MOSQUITTO
+
+    if MOSQUITTO is None:
+        pytest.skip("mosquitto not installed (apt-get install mosquitto)")
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl not installed (apt-get install openssl)")
+    run = lambda *a: subprocess.run(a, cwd=tmp_path, check=True, capture_output=True)  # noqa: E731
+    run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=masa-test-ca",
+        "-keyout", "ca.key", "-out", "ca.crt")
+    run("openssl", "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-keyout", "server.key",
+        "-out", "server.csr")
+    (tmp_path / "ext.cnf").write_text("subjectAltName=DNS:localhost,IP:127.0.0.1\n")
+    run("openssl", "x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+        "-days", "2", "-extfile", "ext.cnf", "-out", "server.crt")
+    run("mosquitto_passwd", "-c", "-b", "passwords", "table1", "s3cret") if shutil.which("mosquitto_passwd") \
+        else pytest.skip("mosquitto_passwd not installed (apt-get install mosquitto)")
+    port = free_port()
+    (tmp_path / "m.conf").write_text(
+        f"listener {port} 127.0.0.1\ncafile {tmp_path}/ca.crt\ncertfile {tmp_path}/server.crt\n"
+        f"keyfile {tmp_path}/server.key\nallow_anonymous false\npassword_file {tmp_path}/passwords\n"
+        f"user {getpass.getuser()}\n")
+    proc = subprocess.Popen([MOSQUITTO, "-c", str(tmp_path / "m.conf")], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        assert wait_for_port("127.0.0.1", port, 10)
+        pub = Publisher(f"mqtts://table1:s3cret@localhost:{port}", table_id="tls",
+                        ca_file=str(tmp_path / "ca.crt")).start()
+        assert pub.wait_connected(10)
+        pub.publish_event({"seq": 1})
+        assert pub.flush(10)
+        pub.stop()
+        wrong = Publisher(f"mqtts://table1:wrong@localhost:{port}", table_id="tls", client_id="masa-wrong",
+                          ca_file=str(tmp_path / "ca.crt")).start()
+        assert not wrong.wait_connected(2)
+        wrong.kill()
+    finally:
+        proc.terminate()
+        proc.wait(10)
