@@ -99,9 +99,12 @@ class EmbeddedBroker:
             self._ready.set()
             await self._stopped.wait()
             try:
-                await self._broker.shutdown()
-            except Exception as exc:  # a failing shutdown must not hang stop()
-                logging.getLogger(__name__).warning("broker shutdown: %s", exc)
+                # amqtt waits for connected clients; a stop must not hang on them.
+                await asyncio.wait_for(self._broker.shutdown(), timeout=2.0)
+            except (Exception, asyncio.TimeoutError) as exc:
+                logging.getLogger(__name__).info("broker shutdown: %r", exc)
+            for task in asyncio.all_tasks() - {asyncio.current_task()}:
+                task.cancel()
 
         try:
             loop.run_until_complete(main())

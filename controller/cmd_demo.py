@@ -182,7 +182,7 @@ def main(args) -> int:
             seq = ref.seq
             referees.append(ref)
         publisher.flush(10)
-        _wait(lambda: len(watcher.events) >= seq, 10)
+        _wait(lambda: seq == 0 or seq in watcher.events, 10)
         print(f"\n=== {'Scor' if ro else 'Scoreboard'} ===")
         for ref in referees:
             for line in ref.scoreboard()["lines"]:
