@@ -57,7 +57,14 @@ Winning and scoring ("Cine castiga?")
     with ``backgammon=True`` (default False) 3 points when the loser has
     also a checker on the bar or in the winner's home board.  ``match_to``:
     0 (default) for a single game, N for a match to N points; the score
-    goes into ``scores()``.  The doubling cube is not part of this engine.
+    goes into ``scores()``.  With ``cube=True`` (default False) the doubling
+    cube is in play: before rolling, the player on roll (cube centred or
+    its own) may ``double``; the opponent answers ``take`` (the cube doubles
+    and passes to it) or ``drop`` (the game ends, the doubler scores the
+    cube's value); a game's points are multiplied by the cube.  No double
+    in the Crawford game; no Jacoby rule, no beavers.  With the cube the
+    engine does not roll by itself: the player says ``roll`` (or enters the
+    table's roll).
 
 Notation (contract 1, GNU Backgammon's)
     A play lists each checker's way, from the view of the player who moves:
@@ -75,8 +82,8 @@ Setting up a position
     GNU Backgammon's Position ID, read with the player on roll as GNU
     Backgammon reads it (seat ``turn``, default 0), and optionally the roll;
     ``match_id="cAkXAAAAAAAA"`` sets the player on roll, the roll, the match
-    length and the score from GNU Backgammon's Match ID (a Match ID with a
-    doubled cube is refused).  ``g.position_id()`` and ``g.match_id()``
+    length, the score and the cube from GNU Backgammon's Match ID (a cube in
+    play needs the option ``cube=True``).  ``g.position_id()`` and ``g.match_id()``
     export the current ones, from the view of the player now on roll.
 
 The camera
@@ -151,6 +158,23 @@ register_messages({
                    "en": "{colour} cannot move with {dice} and loses the turn."},
     "table_event_game_over": {"ro": "{colour} a scos toate piesele și câștigă {points} {unit} ({kind}).",
                         "en": "{colour} has borne off all checkers and wins {points} {unit} ({kind})."},
+    "table_no_cube": {"ro": "Se joacă fără cubul de dublare.", "en": "This game is played without the cube."},
+    "table_answer_double": {"ro": "Întâi se răspunde la dublare: primesc (take) sau refuz (drop).",
+                            "en": "First answer the double: take or drop."},
+    "table_double_before_roll": {"ro": "Se dublează doar înainte de a da cu zarurile.",
+                                 "en": "A double is offered only before rolling."},
+    "table_cube_not_yours": {"ro": "Cubul este al adversarului.", "en": "The cube belongs to the opponent."},
+    "table_crawford_no_double": {"ro": "În jocul Crawford nu se dublează.",
+                                 "en": "There is no doubling in the Crawford game."},
+    "table_cube_at_most": {"ro": "Cubul este deja la {cube}, cel mai mult.", "en": "The cube is at {cube}, its highest."},
+    "table_no_double_offered": {"ro": "Nu s-a oferit nicio dublare.", "en": "No double has been offered."},
+    "table_engine_rolls": {"ro": "Zarurile le dă motorul: scrieți doar 'roll'.",
+                           "en": "The engine rolls the dice: write just 'roll'."},
+    "table_roll_needs_numbers": {"ro": "Scrieți zarurile de pe masă, de exemplu 'roll 5 2'.",
+                                 "en": "Give the dice on the table, e.g. 'roll 5 2'."},
+    "event_doubled": {"ro": "{colour} dublează la {cube}.", "en": "{colour} doubles to {cube}."},
+    "event_took": {"ro": "{colour} primește; cubul este la {cube}.", "en": "{colour} takes; the cube is at {cube}."},
+    "event_dropped": {"ro": "{colour} refuză dublarea.", "en": "{colour} drops the double."},
     "event_match_over": {"ro": "{colour} câștigă meciul, {score}.", "en": "{colour} wins the match, {score}."},
     "event_new_game": {"ro": "Jocul {number} începe; scorul {score}.",
                        "en": "Game {number} begins; the score is {score}."},
@@ -164,8 +188,10 @@ _DETAILS = {
     "checkers_came_back": {"ro": "piese scoase au revenit pe tablă", "en": "borne-off checkers came back"},
     "bad_board": {"ro": "tablă necitibilă", "en": "unreadable board"},
 }
-_KIND_WORDS = {"ro": {"single": "simplu", "gammon": "marț", "backgammon": "marț dublu"},
-               "en": {"single": "single", "gammon": "gammon", "backgammon": "backgammon"}}
+_KIND_WORDS = {"ro": {"single": "simplu", "gammon": "marț", "backgammon": "marț dublu",
+                      "drop": "dublare refuzată"},
+               "en": {"single": "single", "gammon": "gammon", "backgammon": "backgammon",
+                      "drop": "double dropped"}}
 
 
 def colour_word(seat: int, lang: str = "ro", capital: bool = False) -> str:
@@ -869,6 +895,7 @@ class Table(Game):
         "backgammon": False,     # 3 points when the loser also has a checker on the bar / in the winner's home
         "opening": "white",      # "white": white (seat 0) begins; "dice": the opening roll decides
         "roller": "engine",      # "engine": the engine rolls; "table": rolls are entered ("roll 5 2")
+        "cube": False,           # the doubling cube: "double", "take", "drop" before a roll
     }
 
     # ----- setup -----------------------------------------------------------
@@ -887,10 +914,14 @@ class Table(Game):
             raise ValueError(f"option roller is 'engine' or 'table', not {o['roller']!r}")
         if not isinstance(o["match_to"], int) or isinstance(o["match_to"], bool) or not 0 <= o["match_to"] < 2**15:
             raise ValueError(f"option match_to is 0 (one game) or a number of points, not {o['match_to']!r}")
-        for name in ("gammon", "backgammon"):
+        for name in ("gammon", "backgammon", "cube"):
             if not isinstance(o[name], bool):
                 raise ValueError(f"option {name} is True or False, not {o[name]!r}")
         self.engine_rolls = o["roller"] == "engine" and not self.observed
+        self.cube = 1
+        self.cube_owner: int | None = None
+        self.offered = False          # a double waits for take or drop
+        self.dropped = False
         self.score = [0, 0]
         self.games: list[dict] = []
         self.crawford = False
@@ -900,7 +931,8 @@ class Table(Game):
         self.board = [list(START), list(START)]
         self.turn = 0
         self._legal_cache: dict | None = None
-        self.jacoby = o["match_to"] == 0       # as gnubg's defaults write it into the Match ID
+        # as gnubg's defaults write it into the Match ID (the engine has no Jacoby rule)
+        self.jacoby = o["match_to"] == 0 and not o["cube"]
 
         turn = setup.get("turn")
         if turn is not None and turn not in (0, 1):
@@ -908,9 +940,13 @@ class Table(Game):
         dice = _check_dice(setup["dice"]) if setup.get("dice") is not None else None
         if setup.get("match_id") is not None:
             ms = MatchState.decode(setup["match_id"])
-            if ms.cube != 1 or ms.doubled or ms.resign:
-                raise ValueError(f"Match ID {setup['match_id']!r} has a doubled cube or a resignation; "
-                                 f"this engine plays without the cube")
+            if ms.resign:
+                raise ValueError(f"Match ID {setup['match_id']!r} holds a resignation; this engine has none")
+            if (ms.cube != 1 or ms.doubled or ms.cube_owner is not None) and not o["cube"]:
+                raise ValueError(f"Match ID {setup['match_id']!r} has a cube in play: "
+                                 f"use the option cube=True")
+            if ms.doubled and ms.dice != (0, 0):
+                raise ValueError(f"Match ID {setup['match_id']!r}: a double offered after the roll")
             if ms.game_state != 1:
                 raise ValueError(f"Match ID {setup['match_id']!r} is not of a game in play")
             self.options["match_to"] = ms.match_to
@@ -918,8 +954,9 @@ class Table(Game):
             self.score = list(ms.score)
             self.crawford = ms.crawford
             self.crawford_played = ms.crawford or (ms.match_to > 0 and max(ms.score) == ms.match_to - 1)
+            self.cube, self.cube_owner, self.offered = ms.cube, ms.cube_owner, ms.doubled
             if turn is None:
-                turn = ms.turn
+                turn = ms.dice_owner
             if dice is None and ms.dice != (0, 0):
                 dice = ms.dice
         if setup.get("position_id") is not None:
@@ -932,16 +969,22 @@ class Table(Game):
                                  f"every checker")
             self.turn = seat
             self.dice = dice
-            if self.dice is None and self.engine_rolls:
+            if self.dice is None and self._auto_roll and not self.offered:
                 self.dice = self._roll()
         else:
             if turn is not None or dice is not None:
                 self.turn = turn or 0
                 self.dice = dice
-                if self.dice is None and self.engine_rolls:
+                if self.dice is None and self._auto_roll and not self.offered:
                     self.dice = self._roll()
             else:
                 self._open_game(first=0)
+
+    @property
+    def _auto_roll(self) -> bool:
+        """The engine rolls at the start of a turn (without the cube, which
+        is offered before the roll, so the player then says "roll")."""
+        return self.engine_rolls and not self.options["cube"]
 
     def _roll(self) -> tuple[int, int]:
         return self.rng.randint(1, 6), self.rng.randint(1, 6)
@@ -950,6 +993,7 @@ class Table(Game):
         self.board = [list(START), list(START)]
         self.dice = None
         self.turn = first
+        self.cube, self.cube_owner, self.offered = 1, None, False
         if self.options["opening"] == "dice" and self.engine_rolls:
             while True:
                 d0, d1 = self.rng.randint(1, 6), self.rng.randint(1, 6)
@@ -957,7 +1001,7 @@ class Table(Game):
                     break
             self.turn = 0 if d0 > d1 else 1
             self.dice = (d0, d1) if d0 > d1 else (d1, d0)
-        elif self.engine_rolls:
+        elif self._auto_roll:
             self.dice = self._roll()
         self._legal_cache = None
 
@@ -971,9 +1015,11 @@ class Table(Game):
         return position_id(self.position())
 
     def match_id(self) -> str:
-        """GNU Backgammon's Match ID (cube centred at 1)."""
+        """GNU Backgammon's Match ID."""
+        state = (4 if self.dropped else 2) if self.over else 1
         return MatchState(
-            dice_owner=self.turn, crawford=self.crawford, game_state=2 if self.over else 1, turn=self.turn,
+            cube=self.cube, cube_owner=self.cube_owner, dice_owner=self.turn, crawford=self.crawford,
+            game_state=state, turn=self.to_move, doubled=self.offered,
             dice=self.dice or (0, 0), match_to=self.options["match_to"],
             score=(self.score[0], self.score[1]), jacoby=self.jacoby).encode()
 
@@ -986,7 +1032,25 @@ class Table(Game):
     # ----- the rules ------------------------------------------------------------
     @property
     def to_move(self) -> int:
-        return self.turn
+        """The seat that acts now: the player on roll, or the one who must
+        answer a double."""
+        return 1 - self.turn if self.offered else self.turn
+
+    def may_double(self) -> Verdict:
+        """May the player on roll double now (before rolling)?"""
+        if not self.options["cube"]:
+            return illegal("table_no_cube")
+        if self.offered:
+            return illegal("table_answer_double")
+        if self.dice is not None:
+            return illegal("table_double_before_roll")
+        if self.cube_owner is not None and self.cube_owner != self.turn:
+            return illegal("table_cube_not_yours")
+        if self.crawford:
+            return illegal("table_crawford_no_double")
+        if self.cube >= 2**15:
+            return illegal("table_cube_at_most", cube=self.cube)
+        return OK
 
     @property
     def is_over(self) -> bool:
@@ -1001,8 +1065,13 @@ class Table(Game):
         return self._legal_cache
 
     def _legal_moves(self) -> list[Move]:
+        if self.offered:
+            return [Move("drop", "drop"), Move("take", "take")]
         if self.dice is None:
-            return [Move(f"roll {a} {b}", "roll", data=(a, b)) for a, b in ROLLS]
+            moves = [Move("double", "double")] if self.may_double().ok else []
+            if self.engine_rolls:
+                return moves + [Move("roll", "roll")]
+            return moves + [Move(f"roll {a} {b}", "roll", data=(a, b)) for a, b in ROLLS]
         moves = [Move(text, "pass" if text == "pass" else "play") for text in self._plays().values()]
         return sorted(moves, key=lambda m: m.text)
 
@@ -1012,8 +1081,14 @@ class Table(Game):
         if m:
             a, b = sorted((int(m.group(1)), int(m.group(2))), reverse=True)
             return Move(f"roll {a} {b}", "roll", data=(a, b))
+        if low == "roll":
+            return Move("roll", "roll")
         if low.startswith("roll"):
-            raise ValueError(f"cannot read {text!r}: a roll is written 'roll 5 2'")
+            raise ValueError(f"cannot read {text!r}: a roll is written 'roll 5 2' (or 'roll' when the engine rolls)")
+        for kind, words in (("double", ("double", "dublez", "redouble")), ("take", ("take", "accept", "primesc")),
+                            ("drop", ("drop", "reject", "refuz"))):
+            if low in words:
+                return Move(kind, kind)
         prefix = None
         m = re.fullmatch(r"([1-6])[\s-]?([1-6])\s*:\s*(.+)", low)
         if m:
@@ -1049,9 +1124,19 @@ class Table(Game):
         return plays.get(result.key)
 
     def _check(self, move: Move) -> Verdict:
+        if move.kind == "double":
+            return self.may_double()
+        if move.kind in ("take", "drop"):
+            return OK if self.offered else illegal("table_no_double_offered")
+        if self.offered:
+            return illegal("table_answer_double")
         if move.kind == "roll":
             if self.dice is not None:
                 return illegal("table_dice_already_rolled", dice=dice_text(self.dice))
+            if self.engine_rolls and move.data:
+                return illegal("table_engine_rolls")
+            if not self.engine_rolls and not move.data:
+                return illegal("table_roll_needs_numbers")
             return OK
         dice = self.dice
         prefix = move.data or None
@@ -1099,8 +1184,20 @@ class Table(Game):
     def _apply(self, move: Move) -> list[Event]:
         events: list[Event] = []
         seat = self.turn
+        if move.kind == "double":
+            self.offered = True
+            return [TableEvent("doubled", seat, {"cube": self.cube * 2})]
+        if move.kind == "take":
+            self.offered = False
+            self.cube *= 2
+            self.cube_owner = 1 - seat
+            return [TableEvent("took", 1 - seat, {"cube": self.cube})]
+        if move.kind == "drop":
+            self.offered = False
+            events = [TableEvent("dropped", 1 - seat, {"cube": self.cube})]
+            return events + self._end_game(seat, dropped=True)
         if move.kind == "roll":
-            self.dice = tuple(move.data)
+            self.dice = tuple(move.data) if move.data else self._roll()
             self._legal_cache = None
             return [TableEvent("dice_rolled", seat, {"dice": list(self.dice)})]
         if move.data and self.dice is None:
@@ -1125,26 +1222,28 @@ class Table(Game):
             events.extend(self._end_game(seat))
             return events
         self.turn = 1 - seat
-        self.dice = self._roll() if self.engine_rolls else None
+        self.dice = self._roll() if self._auto_roll else None
         return events
 
-    def _end_game(self, winner: int) -> list[Event]:
+    def _end_game(self, winner: int, dropped: bool = False) -> list[Event]:
         loser = 1 - winner
         lb = self.board[loser]
-        kind = "single"
-        if self.off(loser) == 0:
+        kind = "drop" if dropped else "single"
+        if not dropped and self.off(loser) == 0:
             kind = "gammon"
             # the loser's checkers on the bar or in the winner's home board (loser's points 19-24)
             if lb[BAR] or any(lb[18:24]):
                 kind = "backgammon"
         o = self.options
         points = 1
-        if kind != "single" and o["gammon"]:
+        if kind in ("gammon", "backgammon") and o["gammon"]:
             points = 2
         if kind == "backgammon" and o["backgammon"]:
             points = 3
+        points *= self.cube
         self.score[winner] += points
-        record = {"winner": winner, "points": points, "kind": kind, "score": list(self.score)}
+        self.dropped = dropped
+        record = {"winner": winner, "points": points, "kind": kind, "cube": self.cube, "score": list(self.score)}
         self.games.append(record)
         events = [TableEvent("game_over", winner, dict(record))]
         if o["match_to"] == 0 or self.score[winner] >= o["match_to"]:
@@ -1219,6 +1318,11 @@ class Table(Game):
         status = f" {words[4]}: {colour_word(me, lang)}, {words[3]} {dice}"
         if self.options["match_to"]:
             status += f"; {words[5]} {self.score[0]}-{self.score[1]}, {words[6]} {self.options['match_to']}"
+        if self.options["cube"]:
+            owner = "-" if self.cube_owner is None else colour_word(self.cube_owner, lang)
+            status += f"; {'cub' if lang == 'ro' else 'cube'} {self.cube} ({owner})"
+            if self.offered:
+                status += " " + format_message("table_answer_double", {}, lang)
         if self.over:
             status = " " + format_message("game_over", {}, lang)
         lines.append(status)

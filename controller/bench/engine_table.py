@@ -6,7 +6,8 @@ Each time is the best of three runs of the same call (the machine is shared,
 and the best run is the one least disturbed by other work).  The Pi 4
 estimate multiplies by 5 (a Pi 4 runs this Python code about 5x slower).
 gnubg is timed inside gnubg's own Python, one ``hint`` per position and
-roll, which lists every legal play and also evaluates each at 0 ply.
+roll, which lists every legal play and also evaluates each at 0 ply;
+both its wall time and its CPU time are reported.
 """
 
 from __future__ import annotations
@@ -129,7 +130,8 @@ def run(quick: bool) -> str:
             _row(f"gnubg `hint` (same first {gnubg_count} positions, wall time)", g["wall"]),
             _row("gnubg `hint`, CPU time of the gnubg process", g["cpu"]),
             "",
-            "gnubg's `hint` also evaluates every play with its neural net (0 ply), and waits about 10 ms "
-            "per call on its worker threads whatever the position; its CPU time is the fairer comparison.",
+            "gnubg's `hint` also evaluates every play with its neural net (0 ply), and most of its wall "
+            "time is spent waiting on its worker threads (a mean of 2.5 to 10 ms per call between runs on "
+            "this shared machine); its CPU time is the fairer comparison.",
         ]
     return "\n".join(lines)

@@ -373,6 +373,56 @@ def test_match_continues_to_n_points_with_the_crawford_flag():
     assert MatchState.decode(g.match_id()).score == (2, 0)
 
 
+def test_the_cube_as_gnubg_writes_it():
+    # gnubg: new match 5, set turn 0, set board <start>, double, take, set dice 3 1, move 8/5 6/5, double
+    g = create_game("table", position_id=START_ID, options={"match_to": 5, "cube": True, "roller": "table"})
+    assert g.match_id() == "MAGgAAAAAAAE"
+    assert "double" in {m.text for m in g.legal_moves()}
+    g.play("double")
+    assert g.to_move == 1 and g.match_id() == "MBmgAAAAAAAE"
+    assert [m.text for m in g.legal_moves()] == ["drop", "take"]
+    assert g.check("roll 3 1", seat=1).code == "table_answer_double"
+    g.play("take")
+    assert (g.to_move, g.cube, g.cube_owner) == (0, 2, 1) and g.match_id() == "EQGgAAAAAAAE"
+    assert g.check("double").code == "table_cube_not_yours"
+    g.play("roll 3 1")
+    assert g.match_id() == "EYGlAAAAAAAE" and g.check("double").code == "table_double_before_roll"
+    g.play("8/5 6/5")
+    assert g.position_id() == "sGfwATDgc/ABMA" and g.match_id() == "UQmgAAAAAAAE"
+    g.play("double")
+    assert g.match_id() == "URGgAAAAAAAE"
+    events = g.play("drop")
+    assert g.scores() == [0, 2] and not g.is_over and g.games[-1]["kind"] == "drop"
+    assert any(e.kind == "game_over" for e in events) and (g.cube, g.cube_owner) == (1, None)
+    h = create_game("table", position_id="sGfwATDgc/ABMA", match_id="URGgAAAAAAAE", options={"cube": True})
+    assert (h.to_move, h.turn, h.offered, h.cube, h.cube_owner) == (0, 1, True, 2, 1)
+    assert h.match_id() == "URGgAAAAAAAE"
+    with pytest.raises(ValueError, match="cube"):
+        create_game("table", position_id="sGfwATDgc/ABMA", match_id="URGgAAAAAAAE")
+
+
+def test_the_cube_with_engine_rolls_crawford_and_points():
+    g = create_game("table", seed=1, options={"cube": True})
+    assert g.dice is None and {m.text for m in g.legal_moves()} == {"double", "roll"}
+    assert g.check("roll 5 2").code == "table_engine_rolls"
+    g.play("roll")
+    assert g.dice is not None
+    g = create_game("table", options={"cube": True, "roller": "table"})
+    assert g.check("roll").code == "table_roll_needs_numbers"
+    assert create_game("table", seed=1).check("double").code == "table_no_cube"
+    # a gammon with the cube at 2 is worth 4
+    g = game({1: 1}, {6: 14, 13: 1}, None, cube=True, roller="table")
+    g.play("double")
+    g.play("take")
+    g.play("roll 2 1")
+    g.play("1/off")
+    assert g.scores() == [4, 0] and g.result()["kind"] == "gammon"
+    # the Crawford game: no double
+    g = game({1: 1}, {6: 14, 13: 1}, (2, 1), cube=True, match_to=3, roller="table")
+    g.play("1/off")
+    assert g.crawford and g.check("double").code == "table_crawford_no_double"
+
+
 def test_render_shows_board_dice_pips_and_ids():
     g = create_game("table", position_id=START_ID, dice=(5, 2))
     text = g.render("en")

@@ -69,8 +69,9 @@ GNUBG_SCRIPT = textwrap.dedent('''
 def run_gnubg(ids: list[str], work: Path) -> dict:
     """gnubg's resulting positions for every position ID and roll.
 
-    gnubg's ``hint`` spends about 10 ms per call waiting on its worker
-    threads whatever the position (measured: 0.3 ms of CPU), so the
+    gnubg's ``hint`` spends most of a call waiting on its worker threads
+    (measured here: 2.5 to 10 ms of wall time per call between runs, 0.1
+    to 0.3 ms of CPU), so one process would take 2 to 7 minutes; the
     positions are split over a few gnubg processes running side by side,
     each one driven by the same script over its share."""
     chunks = [ids[k::GNUBG_PROCESSES] for k in range(GNUBG_PROCESSES)]
