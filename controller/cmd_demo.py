@@ -33,8 +33,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the SQLite journal (default: a new file in a temporary folder)")
     p.add_argument("--fast", action="store_true",
                    help="the scene double instead of rendering and vision (seconds, for tests)")
-    p.add_argument("--voice", choices=("auto", "espeak", "wav", "print"), default="print",
-                   help="how the voice speaks (default: print the lines)")
+    p.add_argument("--voice", choices=("auto", "espeak", "wav", "print"), default="auto",
+                   help="auto (default): espeak-ng aloud when there is a sound device, else print the lines")
     p.add_argument("--wav-dir", default=None, help="folder for --voice wav")
     p.add_argument("--table", default="demo", help="MQTT table id (default demo)")
     p.add_argument("--pace", type=float, default=0.0, metavar="SECONDS",

@@ -8,7 +8,7 @@ once, so a flag is not repeated while the table stays unchanged.
 
 Back ends: ``"espeak"`` speaks aloud; ``"wav"`` writes each line to a WAV
 file in a folder (for tests and headless machines); ``"print"`` prints what
-it would say.  ``"auto"`` speaks when espeak-ng is installed and a sound
+it would say.  Every line also goes to the log (``echo``).  ``"auto"`` speaks when espeak-ng is installed and a sound
 device exists, else prints.  Without espeak-ng, the espeak and wav back ends
 fall back to printing and say so.
 """
@@ -32,7 +32,8 @@ def espeak_path() -> str | None:
 
 class Voice:
     def __init__(self, lang: str = "ro", backend: str = "auto", wav_dir: str | Path | None = None,
-                 out=None, rate: int = 160):
+                 out=None, rate: int = 160, echo: bool = True):
+        self.echo = echo
         if lang not in VOICES:
             raise ValueError(f"voice language must be one of {', '.join(VOICES)}, not {lang!r}")
         if backend not in ("auto", "espeak", "wav", "print"):
@@ -88,10 +89,11 @@ class Voice:
                 self._queue.task_done()
 
     def _speak(self, text: str, n: int) -> None:
-        if self.backend == "print":
+        if self.backend == "print" or self.echo:
             # One write per line, so that it does not tear with the log's lines.
             self.out.write(f"  [voce/{self.lang}] {text}\n")
             self.out.flush()
+        if self.backend == "print":
             return
         cmd = [self.exe, "-v", VOICES[self.lang], "-s", str(self.rate)]
         if self.backend == "wav":
@@ -103,7 +105,8 @@ class Voice:
                            env={**os.environ, "LC_ALL": "C.UTF-8"})
         except (OSError, subprocess.SubprocessError) as exc:
             self.errors.append(f"{text!r}: {exc}")
-            print(f"  [voce/{self.lang}] {text}   (espeak-ng failed: {exc})", file=self.out, flush=True)
+            self.out.write(f"  [voce/{self.lang}] espeak-ng failed: {exc}\n")
+            self.out.flush()
             return
         if self.backend == "wav":
             self.wavs.append(path)
