@@ -576,3 +576,151 @@ def random_table_scene(rng, conditions: dict | None = None, cocked_share: float 
 STARTING_POSITION = [[0, 2] if i == 0 else [5, 0] if i == 5 else [3, 0] if i == 7 else [0, 5] if i == 11
                      else [5, 0] if i == 12 else [0, 3] if i == 16 else [0, 5] if i == 18 else [2, 0] if i == 23
                      else [0, 0] for i in range(24)]
+
+
+# ---------------------------------------------------------- rummy tiles --
+TILE_W, TILE_H = 26.0, 36.0
+TILE_COLOURS = {"R": (40, 40, 200), "Y": (0, 140, 235), "B": (190, 95, 20), "K": (30, 30, 30)}
+TILE_FACE = (222, 236, 244)
+TILE_FONT = cv2.FONT_HERSHEY_DUPLEX
+_SPRITE_PX_PER_MM = 4.0
+
+
+def draw_tile_glyph(img: np.ndarray, tile: str, colour, px_per_mm: float, x0: float = 0.0, y0: float = 0.0):
+    """The number (or joker face) of ``tile`` on a tile face whose top-left corner is (x0, y0) px."""
+    k = px_per_mm
+    cx = x0 + TILE_W * k / 2
+    colour = tuple(int(c) for c in colour)
+    if tile.startswith("J"):
+        cy = y0 + TILE_H * k * 0.38
+        r = TILE_W * k * 0.3
+        cv2.circle(img, (int(cx), int(cy)), int(r), colour, max(1, int(0.09 * r)), cv2.LINE_AA)
+        for dx in (-0.35, 0.35):
+            cv2.circle(img, (int(cx + dx * r), int(cy - 0.25 * r)), max(1, int(0.12 * r)), colour, -1, cv2.LINE_AA)
+        cv2.ellipse(img, (int(cx), int(cy + 0.1 * r)), (int(0.5 * r), int(0.4 * r)), 0, 20, 160, colour,
+                    max(1, int(0.09 * r)), cv2.LINE_AA)
+        return
+    text = tile[1:]
+    scale = 0.6 * k * (0.8 if len(text) == 2 else 1.0)
+    thick = max(1, int(round(1.1 * k)))
+    (tw, th), _ = cv2.getTextSize(text, TILE_FONT, scale, thick)
+    org = (int(round(cx - tw / 2)), int(round(y0 + TILE_H * k * 0.38 + th / 2)))
+    cv2.putText(img, text, org, TILE_FONT, scale, colour, thick, cv2.LINE_AA)
+    # the small ring under the number that real tiles carry
+    cv2.circle(img, (int(cx), int(y0 + TILE_H * k * 0.78)), int(TILE_W * k * 0.12), colour,
+               max(1, int(0.4 * k)), cv2.LINE_AA)
+
+
+def _tile_sprite(tile: str, rng) -> np.ndarray:
+    k = _SPRITE_PX_PER_MM
+    w, h = int(TILE_W * k), int(TILE_H * k)
+    face = np.clip(np.array(TILE_FACE, np.float32) + rng.uniform(-6, 6, 3), 0, 255)
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = (face * 0.78).astype(np.uint8)                       # bevel
+    b = int(1.3 * k)
+    cv2.rectangle(img, (b, b), (w - 1 - b, h - 1 - b), tuple(int(c) for c in face), -1, cv2.LINE_AA)
+    colour = TILE_COLOURS["R" if tile == "J1" else "K" if tile == "J2" else tile[0]]
+    draw_tile_glyph(img, tile, colour, k)
+    return img
+
+
+def _place_sprite(cv: Canvas, sprite: np.ndarray, centre_mm, angle_deg: float):
+    """Paste a tile sprite onto the table picture, turned by ``angle_deg``, centred at ``centre_mm``."""
+    sh, sw = sprite.shape[:2]
+    scale = cv.k / _SPRITE_PX_PER_MM
+    c = ((centre_mm[0] + cv.ox) * cv.k, (centre_mm[1] + cv.oy) * cv.k)
+    M = cv2.getRotationMatrix2D((sw / 2, sh / 2), -angle_deg, scale)
+    M[0, 2] += c[0] - sw / 2
+    M[1, 2] += c[1] - sh / 2
+    H, W = cv.img.shape[:2]
+    warped = cv2.warpAffine(sprite, M, (W, H), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT)
+    mask = cv2.warpAffine(np.full((sh, sw), 255, np.uint8), M, (W, H), flags=cv2.INTER_LINEAR)
+    a = (mask.astype(np.float32) / 255.0)[:, :, None]
+    ys, xs = np.nonzero(mask)
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    roi = cv.img[y0:y1, x0:x1].astype(np.float32)
+    cv.img[y0:y1, x0:x1] = (roi * (1 - a[y0:y1, x0:x1]) + warped[y0:y1, x0:x1] * a[y0:y1, x0:x1]).astype(np.uint8)
+
+
+def render_tiles(melds, rng=0, conditions: dict | None = None) -> tuple[np.ndarray, dict]:
+    """Rummy tiles face up: ``melds`` is a list of rows of tile names ("R7", "K13", "J1").
+
+    Each meld is laid as a row of touching tiles, a little turned; melds go in
+    lines across the table.  Truth ``tiles``: [{"tile": name, "quad": [[x, y] x 4]}].
+    """
+    rng = imaging._rng(rng)
+    conditions = conditions or random_conditions(rng)
+    for meld in melds:
+        for t in meld:
+            if not (t in ("J1", "J2") or (len(t) >= 2 and t[0] in TILE_COLOURS and t[1:].isdigit()
+                                           and 1 <= int(t[1:]) <= 13)):
+                raise ValueError(f"not a rummy tile: {t!r} / nu este o piesă de remi")
+    w_mm, h_mm = 440.0, 440.0 * OUT_SIZE[1] / OUT_SIZE[0]
+    cv = Canvas(w_mm, h_mm, conditions["table"], rng)
+    truth_tiles = []
+    # lay the melds out in lines first, then spread the lines over the table
+    lines, line, x = [], [], 25.0
+    for meld in melds:
+        width = len(meld) * (TILE_W + 0.6)
+        if x + width > w_mm - 25 and line:
+            lines.append(line)
+            line, x = [], 25.0
+        gap = float(rng.uniform(12, 30))
+        line.append((meld, x))
+        x += width + gap
+    if line:
+        lines.append(line)
+    row_h = (h_mm - 50) / max(1, len(lines))
+    if row_h < TILE_H + 10:
+        raise ValueError("too many tiles for the table / prea multe piese pentru masă")
+    placed = []
+    for li, ln in enumerate(lines):
+        y = 25 + li * row_h + float(rng.uniform(0, row_h - TILE_H - 10))
+        for meld, x in ln:
+            placed.append((meld, x, y))
+    for meld, x, y in placed:
+        width = len(meld) * (TILE_W + 0.6)
+        angle = float(rng.uniform(-8, 8))
+        ca, sa = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+        mcx, mcy = x + width / 2, y + TILE_H / 2
+        for i, tile in enumerate(meld):
+            dx = (i + 0.5) * (TILE_W + 0.6) - width / 2
+            c = (mcx + dx * ca, mcy + dx * sa)
+            corners = []
+            for px_, py_ in ((-TILE_W / 2, -TILE_H / 2), (TILE_W / 2, -TILE_H / 2), (TILE_W / 2, TILE_H / 2),
+                             (-TILE_W / 2, TILE_H / 2)):
+                corners.append((c[0] + px_ * ca - py_ * sa, c[1] + px_ * sa + py_ * ca))
+            cv.shadow(corners, depth=0.45, offset=(1.2, 1.6), soft_mm=1.2)
+            truth_tiles.append({"tile": tile, "corners_mm": corners})
+        for i, tile in enumerate(meld):
+            dx = (i + 0.5) * (TILE_W + 0.6) - width / 2
+            _place_sprite(cv, _tile_sprite(tile, rng), (mcx + dx * ca, mcy + dx * sa), angle)
+    img, H = finish_scene(cv, conditions, rng)
+    for t in truth_tiles:
+        t["quad"] = _to_px(H, t.pop("corners_mm"))
+    return img, {"tiles": truth_tiles, "H_mm_to_px": H, "conditions": conditions}
+
+
+def random_melds(rng) -> list[list[str]]:
+    """Runs (same colour, consecutive numbers) and groups (same number, different colours), jokers now and then."""
+    rng = imaging._rng(rng)
+    melds = []
+    for _ in range(int(rng.integers(3, 7))):
+        if rng.random() < 0.5:
+            c = str(rng.choice(list(TILE_COLOURS)))
+            n = int(rng.integers(3, 6))
+            start = int(rng.integers(1, 14 - n + 1))
+            meld = [f"{c}{v}" for v in range(start, start + n)]
+        else:
+            v = int(rng.integers(1, 14))
+            cols = list(rng.permutation(list(TILE_COLOURS)))[:int(rng.integers(3, 5))]
+            meld = [f"{c}{v}" for c in cols]
+        if rng.random() < 0.2:
+            meld[int(rng.integers(len(meld)))] = str(rng.choice(["J1", "J2"]))
+        melds.append(meld)
+    return melds
+
+
+def random_tiles_scene(rng, conditions: dict | None = None):
+    rng = imaging._rng(rng)
+    return render_tiles(random_melds(rng), rng, conditions)

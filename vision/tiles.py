@@ -1,0 +1,268 @@
+"""Reading rummy tiles (Remi, Rummy) laid face up on the table, in rows and melds.
+
+Tile names as in the architecture's notation: colour R (red), Y (yellow),
+B (blue), K (black) + number 1-13 (``R7``, ``K13``); jokers ``J1`` (red face)
+and ``J2`` (black face).  Vision does not import the engine; it only emits
+these strings.
+
+How: tiles are found as regions that are not table (shade-tolerant colour
+model of the table, vision.board_outline) or, on a plain white cloth, as
+regions closed by sharp edges.  A meld is a row of touching tiles: its
+outline's short side is a tile's height, so the row is cut into tiles by its
+length.  Each tile is seen straight on (both ways up are tried); its ink is
+what differs from the tile's own face colour; the ink's colour, taken
+relative to the face (so a warm lamp does not turn yellow into red), gives
+the colour, and the glyph is matched against the set's numerals and joker
+face drawn in the set's font.
+
+Abstention (as for cards): a tile whose best match is weak or close to the
+second best is reported with ``"tile": None`` — a missed tile is better
+than a wrong one at a real table.
+
+``read(image)`` returns the "tiles" value of Contract 2:
+``[{"tile": "R7" | None, "confidence": 0.97, "quad": [[x, y] x 4]}, ...]``
+(quad: top-left, top-right, bottom-right, bottom-left of the tile as it reads).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision import imaging
+from vision.board_outline import edge_enclosed_mask, foreground_mask
+from vision.render_boards import TILE_COLOURS, TILE_FACE, TILE_H, TILE_W, draw_tile_glyph
+
+__all__ = ["read", "annotate", "NoTilesFound"]
+
+PX_PER_MM = 3.0                   # a tile is looked at this sharp
+MIN_CONFIDENCE = 0.6              # below this the tile is reported unread (None)
+INK_DISTANCE = 45.0               # Lab distance from the face that surely is ink
+INK_DISTANCE_MIN = 16.0           # ... and below which it surely is not
+GLYPH_SIZE = (56, 44)             # (width, height) glyph masks are compared at
+GLYPH_MARGIN = 0.15               # a glyph match this far ahead of the next counts as sure
+COLOUR_MARGIN = 25.0              # likewise for the colour (Lab distance)
+FILL_MIN = 0.82                   # a meld fills its outline's rectangle at least this much
+
+
+class NoTilesFound(ValueError):
+    """No rummy tile could be found in the picture."""
+
+
+def _glyph_mask(ink: np.ndarray) -> np.ndarray | None:
+    """The ink of a glyph cropped to its box and scaled to GLYPH_SIZE (keeping its width share)."""
+    ys, xs = np.nonzero(ink)
+    if len(xs) < 12:
+        return None
+    crop = ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.float32)
+    h, w = crop.shape
+    gw, gh = GLYPH_SIZE
+    new_w = max(1, min(gw, int(round(w * gh / h))))
+    crop = cv2.resize(crop, (new_w, gh), interpolation=cv2.INTER_AREA)
+    out = np.zeros((gh, gw), np.float32)
+    x0 = (gw - new_w) // 2
+    out[:, x0:x0 + new_w] = crop
+    out = cv2.GaussianBlur(out, (0, 0), 0.8)
+    out -= out.mean()
+    n = np.linalg.norm(out)
+    return out / n if n > 0 else None
+
+
+def _glyph_band(face_img: np.ndarray) -> np.ndarray:
+    """The part of an upright tile that carries the number (above the small ring)."""
+    h = face_img.shape[0]
+    return face_img[int(0.12 * h):int(0.64 * h)]
+
+
+def _clean_band(band: np.ndarray) -> np.ndarray:
+    """The glyph band without ink touching its sides or ends (the tile's edge, a shadow, a neighbour)."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(band.astype(np.uint8), 8)
+    h, w = band.shape
+    keep = np.zeros(n, bool)
+    for i in range(1, n):
+        x, y, bw, bh, a = stats[i]
+        if x <= 0 or y <= 0 or x + bw >= w or y + bh >= h or a < 4:
+            continue
+        keep[i] = True
+    return keep[labels]
+
+
+_TEMPLATES: dict[str, np.ndarray] | None = None
+
+
+def _templates() -> dict[str, np.ndarray]:
+    """Glyph masks of 1-13 and the joker face, drawn in the set's font at the reading scale."""
+    global _TEMPLATES
+    if _TEMPLATES is None:
+        k = PX_PER_MM
+        out = {}
+        for name in [f"K{n}" for n in range(1, 14)] + ["J2"]:
+            img = np.full((int(TILE_H * k), int(TILE_W * k)), 255, np.uint8)
+            draw_tile_glyph(img, name, (0,), k)
+            ink = _glyph_band(img) < 128
+            m = _glyph_mask(ink)
+            if m is not None:
+                out["J" if name == "J2" else name[1:]] = m
+        _TEMPLATES = out
+    return _TEMPLATES
+
+
+def _colour_name(ink_bgr: np.ndarray, face_bgr: np.ndarray) -> tuple[str, float]:
+    """The tile colour of ink (mean BGR), judged relative to the face; (name, distance margin)."""
+    rel = np.clip(ink_bgr / np.maximum(face_bgr, 1.0) * np.array(TILE_FACE, np.float32), 0, 255)
+    lab = cv2.cvtColor(rel.astype(np.uint8)[None, None, :], cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
+    dists = {}
+    for name, bgr in TILE_COLOURS.items():
+        ref = cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
+        dists[name] = float(np.linalg.norm(lab - ref))
+    order = sorted(dists, key=dists.get)
+    return order[0], dists[order[1]] - dists[order[0]]
+
+
+def read_tile(tile_img: np.ndarray) -> tuple[str | None, float]:
+    """(name or None, confidence) of one tile seen straight on (upright or upside down)."""
+    best = (None, 0.0, -1.0, None)
+    lab = cv2.cvtColor(tile_img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    h, w = tile_img.shape[:2]
+    inner = lab[int(0.08 * h):int(0.92 * h), int(0.1 * w):int(0.9 * w)].reshape(-1, 3)
+    bright = inner[:, 0] >= np.percentile(inner[:, 0], 60)
+    face_lab = np.median(inner[bright], axis=0)
+    face_bgr = np.median(tile_img[int(0.08 * h):int(0.92 * h), int(0.1 * w):int(0.9 * w)].reshape(-1, 3)[bright],
+                         axis=0).astype(np.float32)
+    dist = np.linalg.norm(lab - face_lab[None, None, :], axis=2)
+    # ink against face: Otsu's cut on the distance, within sane bounds (dim light lowers the contrast)
+    otsu, _ = cv2.threshold(np.clip(dist, 0, 255).astype(np.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    ink_all = dist > float(np.clip(otsu, INK_DISTANCE_MIN, INK_DISTANCE))
+    ink_all[:int(0.06 * h)] = False
+    ink_all[-int(0.06 * h):] = False
+    ink_all[:, :int(0.08 * w)] = False
+    ink_all[:, -int(0.08 * w):] = False
+    templates = _templates()
+    for flip in (False, True):
+        ink = ink_all[::-1, ::-1] if flip else ink_all
+        img = tile_img[::-1, ::-1] if flip else tile_img
+        band = _clean_band(_glyph_band(ink))
+        mask = _glyph_mask(band)
+        if mask is None:
+            continue
+        scores = {name: float((mask * t).sum()) for name, t in templates.items()}
+        order = sorted(scores, key=scores.get, reverse=True)
+        top, second = scores[order[0]], scores[order[1]]
+        if top > best[2]:
+            # the ink's colour from its core (the strongest half), not its blurred rim
+            d = _glyph_band(dist[::-1, ::-1] if flip else dist)[band]
+            ink_px = _glyph_band(img)[band][d >= np.median(d)]
+            best = (order[0], top - second, top, ink_px)
+    glyph, margin, score, ink_px = best
+    if glyph is None or ink_px is None or len(ink_px) == 0:
+        return None, 0.0
+    colour, colour_margin = _colour_name(ink_px.reshape(-1, 3).astype(np.float32).mean(axis=0), face_bgr)
+    # confidence: how well the glyph matches, how clearly it beats the next, and how clear the colour is
+    confidence = float(np.clip(score, 0, 1) * min(1.0, margin / GLYPH_MARGIN) * min(1.0, colour_margin / COLOUR_MARGIN))
+    if glyph == "J":
+        if colour not in ("R", "K"):
+            return None, confidence
+        name = "J1" if colour == "R" else "J2"
+    else:
+        name = f"{colour}{glyph}"
+    return name, confidence
+
+
+def _candidate_rects(image: np.ndarray) -> list:
+    """Rotated rectangles (full-size pixels) of tile rows, from two ways of telling tiles from the table."""
+    mask_c, scale = foreground_mask(image)
+    mask_e = edge_enclosed_mask(image, scale)
+    found = []
+    for mask in (mask_c, mask_e):
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for c in contours:
+            area = cv2.contourArea(c)
+            if area < 150:
+                continue
+            (cx, cy), (w, h), ang = cv2.minAreaRect(c)
+            if w * h <= 0 or area / (w * h) < FILL_MIN:
+                continue
+            rect = ((cx / scale, cy / scale), (w / scale, h / scale), ang)
+            if any(abs(rect[0][0] - r[0][0]) < 6 and abs(rect[0][1] - r[0][1]) < 6 for r in found):
+                continue
+            found.append(rect)
+    return found
+
+
+def read(image, calibration=None) -> list[dict]:
+    """Every rummy tile in ``image`` (BGR); see the module docstring for the result."""
+    image = imaging.check_frame(image)
+    rects = _candidate_rects(image)
+    ratio = TILE_W / TILE_H
+    shorts = [min(w, h) for (_, (w, h), _) in rects if max(w, h) / max(1e-6, min(w, h)) > 1.9]
+    if not shorts:
+        shorts = [max(w, h) for (_, (w, h), _) in rects]
+    if not shorts:
+        raise NoTilesFound("no rummy tiles in view / nu se vede nicio piesă de remi")
+    tile_h = float(np.median(shorts))
+    out = []
+    for (cx, cy), (w, h), ang in rects:
+        pts = cv2.boxPoints(((cx, cy), (w, h), ang))
+        # the side about one tile high is the row's height; the other runs along the row
+        e1, e2 = pts[1] - pts[0], pts[2] - pts[1]
+        l1, l2 = np.linalg.norm(e1), np.linalg.norm(e2)
+        if abs(l1 - tile_h) < abs(l2 - tile_h):
+            across, along, origin = e1, e2, pts[0]        # across = tile height
+            l_along, l_across = l2, l1
+        else:
+            across, along, origin = e2, -e1, pts[1]
+            l_along, l_across = l1, l2
+        if not 0.75 * tile_h < l_across < 1.3 * tile_h:
+            continue
+        n = int(round(l_along / (tile_h * ratio)))
+        if n < 1 or n > 20:
+            continue
+        for i in range(n):
+            a = origin + along * (i / n)
+            b = origin + along * ((i + 1) / n)
+            quad = np.array([a, b, b + across, a + across], np.float32)
+            # order as the tile reads: top edge first, whichever way up the row lies
+            quad = _upright(quad)
+            k = PX_PER_MM
+            dst = np.array([[0, 0], [TILE_W * k, 0], [TILE_W * k, TILE_H * k], [0, TILE_H * k]], np.float32)
+            M = cv2.getPerspectiveTransform(quad, dst)
+            tile_img = cv2.warpPerspective(image, M, (int(TILE_W * k), int(TILE_H * k)), flags=cv2.INTER_LINEAR)
+            name, conf = read_tile(tile_img)
+            out.append({"tile": name if conf >= MIN_CONFIDENCE else None, "confidence": round(conf, 3),
+                        "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in quad]})
+    if not out:
+        raise NoTilesFound("no rummy tiles in view / nu se vede nicio piesă de remi")
+    out.sort(key=lambda t: (round(t["quad"][0][1] / 60), t["quad"][0][0]))
+    return out
+
+
+def _upright(quad: np.ndarray) -> np.ndarray:
+    """Tile corners starting at the top-left as seen in the picture, clockwise, long side vertical."""
+    c = quad.mean(axis=0)
+    ang = np.arctan2(quad[:, 1] - c[1], quad[:, 0] - c[0])
+    q = quad[np.argsort(ang)]                 # clockwise in image axes (y down), starting anywhere
+    # start at the corner whose next edge is the short (top) edge and that lies highest
+    best = None
+    for s in range(4):
+        r = np.roll(q, -s, axis=0)
+        top = np.linalg.norm(r[1] - r[0])
+        side = np.linalg.norm(r[2] - r[1])
+        if top <= side:
+            key = r[0][1] + r[1][1]
+            if best is None or key < best[0]:
+                best = (key, r)
+    return best[1] if best is not None else q
+
+
+def annotate(image: np.ndarray, result: list) -> np.ndarray:
+    """The picture with each tile's outline and the name read (red outline: not read)."""
+    out = imaging.check_frame(image).copy()
+    for t in result:
+        q = np.array(t["quad"], np.int32)
+        ok = t["tile"] is not None
+        cv2.polylines(out, [q], True, (0, 200, 0) if ok else (0, 0, 255), 2, cv2.LINE_AA)
+        label = t["tile"] or "?"
+        org = (int(q[:, 0].min()), int(q[:, 1].min()) - 4)
+        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 4, cv2.LINE_AA)
+        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 255, 255), 2, cv2.LINE_AA)
+    return out
