@@ -136,6 +136,21 @@ def main(args) -> int:
                 continue
             plan = demo.macao_frames() if kind == "macao" else demo.tintar_frames()
             frames = demo.Frames(plan, mode)
+            holder: dict = {}
+
+            def send_command(payload: dict, index: int, holder=holder) -> None:
+                """Publish a command on cmd, as a phone app would, and let
+                the referee handle it before the next frame."""
+                ref = holder["ref"]
+                before = ref.seq
+                ref.frame = index + 1      # this frame is done: a resume starts after it
+                watcher.client.publish(f"masa/{args.table}/cmd", json.dumps(payload), qos=1)
+                _wait(lambda: not ref.commands.empty(), 5)
+                ref.drain_commands()
+                if ref.seq == before:
+                    print(f"  (the command {payload} did not arrive)", flush=True)
+
+            frames.on_command = send_command
             layout = load_layout("macao-3" if kind == "macao" else "tintar")
             if mode == "script":
                 reader = (lambda f: f)
@@ -149,7 +164,7 @@ def main(args) -> int:
                           f" {starter} ({'a văzut' if ro else 'it saw'} {seen and seen.get('pile')}): "
                           f"{'Macao rulează pe scenele scenariului, fără citirea cărților' if ro else 'Macao runs on the script scenes, without card reading'}",
                           flush=True)
-                    frames = demo.Frames(plan, "script")
+                    frames = demo.Frames(plan, "script", on_command=send_command)
                     reader = (lambda f: f)
             else:
                 reader = TintarReader()
@@ -160,6 +175,7 @@ def main(args) -> int:
                           options=demo.MACAO_OPTIONS if kind == "macao" else None,
                           log=_log_line)
             ref.seq = seq
+            holder["ref"] = ref
             start = 0
             if args.resume and ref.resume():
                 start = ref.frame

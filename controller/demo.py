@@ -37,7 +37,8 @@ MACAO_SCRIPT = [
     ("play", 1, ["9C"]),          # illegal: 9C on 8H
     ("takeback", 1),
     ("play", 1, ["8C"]),
-    ("draw", 2),
+    ("play", 2, ["JC"]),
+    ("request", 2, "5"),          # the Jack asks for a 5: a command over MQTT
     ("play", 0, ["5C"]),
     ("play", 1, ["5D"]),
     ("play", 2, ["5S"]),
@@ -207,6 +208,9 @@ def macao_frames() -> list:
     plan = []
     for step, before, after in macao_states():
         kind = step[0]
+        if kind == "request":
+            plan.append(("cmd", "macao", after, {"cmd": "request", "value": step[2]}))
+            continue
         if kind != "start":
             seat = step[1]
             target = "stock" if kind == "draw" else "pile"
@@ -257,9 +261,10 @@ class Frames:
     """``frame_at(i)`` for a plan: a picture (mode "vision") or an
     Observation (mode "script"); None after the end."""
 
-    def __init__(self, plan: list, mode: str = "vision", size=OUT_SIZE):
+    def __init__(self, plan: list, mode: str = "vision", size=OUT_SIZE, on_command=None):
         if mode not in ("vision", "script"):
             raise ValueError(f"demo mode must be vision or script, not {mode!r}")
+        self.on_command = on_command    # on_command(command, frame index) for a "cmd" item
         self.plan = plan
         self.mode = mode
         self.size = tuple(size)
@@ -271,6 +276,12 @@ class Frames:
         if i >= len(self.plan):
             return None
         item = self.plan[i]
+        if item[0] == "cmd":
+            # A command the camera cannot see (a Jack's request): sent, and
+            # the table seen as it is meanwhile.
+            if self.on_command is not None:
+                self.on_command(item[3], i)
+            item = ("still", item[1], item[2])
         if item[1] == "macao":
             return self._macao(item)
         return self._tintar(item)

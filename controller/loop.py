@@ -438,14 +438,18 @@ class Referee:
                        [entry])
             self.say(spoken, key=("cmd", text, self.seq))
             return False
-        seat = cmd.seat if cmd.seat is not None else self.game.to_move
         engine_events = self.game.play(text, seat=cmd.seat)
+        seat = self.game.moves[-1].seat
         self.last_verdict = {"ok": True, "move": text, "seat": seat}
         events = [{"kind": "move", "seat": seat, "move": text, "verdict": verdict.to_dict(), "source": source}]
         for ev in engine_events:
             events.append({"kind": "engine", "event": ev.to_dict(), "ro": ev.message("ro"),
                            "en": ev.message("en")})
         self.log(f"  {cmd.name} ({source}): {text}  ->  {'corect' if self.lang == 'ro' else 'legal'}")
+        for ev in engine_events:
+            msg = ev.message(self.lang)
+            if msg and not msg.startswith("event_") and "{" not in msg:
+                self.log(f"          {msg}")
         # A command changes the game, not the table: the reference scene stays,
         # and undo puts back the same scene.
         self.refs.append(self.reference)

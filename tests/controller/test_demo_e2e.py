@@ -19,7 +19,12 @@ from controller.mqtt import Publisher
 from hardware.camera import ScriptedSource
 
 MACAO_EVENTS = (["game_start", "move", "engine", "score", "illegal", "put_right"]
-                + ["move", "engine", "score"] * 8 + ["move", "engine", "engine", "engine", "score", "game_over"])
+                + ["move", "engine", "score"] * 2          # 8C, JC
+                + ["move", "engine"]                       # the request, a command over MQTT
+                + ["move", "engine", "score"]              # 5C
+                + ["move", "engine", "engine", "score"]    # 5D, the request is over
+                + ["move", "engine", "score"] * 4          # 5S 6S draw 6H
+                + ["move", "engine", "engine", "engine", "score", "game_over"])
 TINTAR_EVENTS = (["game_start"] + ["move", "engine", "score"] * 5 + ["illegal", "put_right"]
                  + ["move", "engine", "score", "move", "engine", "engine", "engine", "score",
                     "move", "engine", "score"])
@@ -37,9 +42,10 @@ def _check_demo(journal_path, sub, out):
     # The spoken reason is the engine's, in Romanian.
     assert f"[voce/ro] Mutare ilegală: {flags[0]['verdict']['ro']}" in out
     moves = [(e["seat"], e["move"]) for e in events if e["kind"] == "move"]
-    assert moves[:3] == [(0, "8H"), (1, "8C"), (2, "draw")]
-    assert moves[9] == (0, "QH QD")
-    assert moves[10:] == [(0, "a1"), (1, "d2"), (0, "a4"), (1, "d3"), (0, "d1"), (1, "b4"), (0, "a7xb4"), (1, "f4")]
+    assert moves[:4] == [(0, "8H"), (1, "8C"), (2, "JC"), (2, "request 5")]
+    assert [e["source"] for e in events if e["kind"] == "move" and "source" in e] == ["mqtt"]
+    assert moves[10] == (0, "QH QD")
+    assert moves[11:] == [(0, "a1"), (1, "d2"), (0, "a4"), (1, "d3"), (0, "d1"), (1, "b4"), (0, "a7xb4"), (1, "f4")]
     # What a separate subscriber received: the same events, in order.
     assert sub.wait_for(lambda s: len(s.events()) == len(events), timeout=20)
     assert [e["kind"] for e in sub.events()] == DEMO_EVENTS
@@ -103,7 +109,7 @@ def test_kill_9_mid_game_and_resume(tmp_path, capsys):
 
 
 def _run_macao(ref, plan, upto=None):
-    frames = demo.Frames(plan, "script")
+    frames = demo.Frames(plan, "script", on_command=lambda payload, i: ref.handle_command(payload, "mqtt"))
     ref.run(ScriptedSource(lambda i: frames(i) if upto is None or i < upto else None, start=ref.frame))
 
 
