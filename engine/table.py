@@ -1279,7 +1279,10 @@ class Table(Game):
         st = super().state()
         st.update({"dice": list(self.dice) if self.dice else None, "position_id": self.position_id(),
                    "match_id": self.match_id(), "pips": [self.pips(0), self.pips(1)],
-                   "off": [self.off(0), self.off(1)], "bar": [self.board[0][BAR], self.board[1][BAR]]})
+                   "off": [self.off(0), self.off(1)], "bar": [self.board[0][BAR], self.board[1][BAR]],
+                   "match_to": self.options["match_to"]})
+        if self.options["cube"]:
+            st.update({"cube": self.cube, "cube_owner": self.cube_owner, "double_offered": self.offered})
         return st
 
     # ----- the text board ----------------------------------------------------
