@@ -216,3 +216,25 @@ def test_a_card_the_camera_is_not_sure_of_is_never_flagged(table):
     # The same card read with certainty is flagged.
     t.play(hand("seat0", "pile"), [Observation({"pile": ["7H", "9C"], "unsure": []})] * 3)
     assert t.kinds()[-1] == "illegal"
+
+
+def test_buttons_give_the_same_commands_as_mqtt(table):
+    from gpiozero import Device
+
+    from hardware.buttons import Buttons
+
+    t = table
+    buttons = Buttons({22: {"cmd": "undo"}, 23: {"cmd": "new_game"}},
+                      lambda cmd: t.ref.commands.put((cmd, "button")), mock=True)
+    try:
+        t.play(pile("7H"), hand("seat0", "pile"), pile("7H", "8H"))
+        Device.pin_factory.pin(22).drive_low()      # undo
+        Device.pin_factory.pin(22).drive_high()
+        t.ref.drain_commands()
+        assert t.ref.game.moves == [] and t.kinds()[-1] == "undo"
+        Device.pin_factory.pin(23).drive_low()      # new game
+        t.ref.drain_commands()
+        assert t.ref.game is None and t.ref.game_no == 2
+        assert [c["source"] for c in t.journal.entries("command")] == ["button", "button"]
+    finally:
+        buttons.close()

@@ -147,3 +147,14 @@ def test_bad_camera_specs(tmp_path):
         open_source(str(tmp_path / "nothing.mp4"))
     with pytest.raises(ValueError, match="no images"):
         ImageFolderSource(tmp_path)
+
+
+def test_pi_camera_without_picamera2_is_reported_as_lost():
+    import importlib.util
+
+    from hardware.camera import PiCameraSource
+
+    if importlib.util.find_spec("picamera2") is not None:
+        pytest.skip("picamera2 is installed here: this test is for machines without it")
+    with pytest.raises(CameraLost, match="picamera2 is not installed"):
+        PiCameraSource((640, 480)).open()
