@@ -24,7 +24,6 @@ continues exactly where the game was.
 
 from __future__ import annotations
 
-import json
 import queue
 import time
 from typing import Callable
@@ -204,6 +203,8 @@ class Referee:
         if self.game is None:
             self._start_macao(st)
             return
+        if self.game.is_over:
+            return          # the cards are being gathered: nothing to judge until a new game
         if self.reference is None:
             self.reference = st.scene
             self.log(f"[{self.frame:05d}] {'joc nou' if self.lang == 'ro' else 'new game'}: {self.kind}")
@@ -222,7 +223,7 @@ class Referee:
 
     def _start_macao(self, st: StableScene) -> None:
         pile = st.scene.get("pile", [])
-        if len(pile) != 1 or st.scene.get("pile_unread", 0):
+        if len(pile) != 1 or st.scene.get("pile_unread", 0) or st.scene.get("unsure"):
             self.say(word("show_starter", self.lang), key=("starter", scene_key(st.scene)))
             return
         deal = {"hand_sizes": [self.hand_size] * self.players, "starter": pile[0]}
@@ -486,6 +487,3 @@ class Referee:
             self.publisher.publish_scoreboard(self.scoreboard())
         return True
 
-
-def json_line(obj) -> str:
-    return json.dumps(obj, ensure_ascii=False, sort_keys=True)

@@ -238,3 +238,23 @@ def test_buttons_give_the_same_commands_as_mqtt(table):
         assert [c["source"] for c in t.journal.entries("command")] == ["button", "button"]
     finally:
         buttons.close()
+
+
+def test_after_the_game_nothing_is_flagged(table):
+    t = table
+    t.ref.handle_command({"cmd": "new_game", "players": 2}, "cli")
+    assert t.ref.players == 2
+    t.play(pile("7H"))
+    game = t.ref.game
+    # Seat 0 holds 5 cards; play them all (hidden hands: any fitting card is accepted).
+    for seat_cards in (["8H"], ["8C"], ["9C"], ["9D"], ["TD"], ["TS"], ["JS"], ["JH"], ["QH"]):
+        seat = game.to_move
+        t.play(hand(f"seat{seat}", "pile"), pile("7H", *seat_cards))
+        if game.is_over:
+            break
+    assert game.is_over
+    n = len(t.kinds())
+    t.play(hand("seat0", "pile"), pile())                # the cards are gathered
+    t.play(hand("seat1", "pile"), pile("2S"))
+    assert len(t.kinds()) == n
+    assert not t.feedback.snapshot()["red"]
