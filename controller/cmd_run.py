@@ -31,7 +31,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lang", choices=("ro", "en"), default=None)
     p.add_argument("--calibration", default=None, metavar="FILE",
                    help="calibration JSON from `masa calibrate` (default: from the markers in the first frame)")
-    p.add_argument("--new", action="store_true", help="start a new game instead of resuming the journal")
+    p.add_argument("--new", action="store_true",
+                   help="start a new game instead of resuming the one in the journal")
     p.add_argument("--stdin-commands", action="store_true", help="read JSON commands from standard input")
     p.add_argument("--max-frames", type=int, default=None, help="stop after this many frames")
 
@@ -83,8 +84,6 @@ def main(args) -> int:
         cam = cfg["camera"]
         source = open_source(cam["source"], (cam["width"], cam["height"]))
         journal = Journal(cfg["journal"]["path"])
-        if args.new and journal.count():
-            journal.write(("note", {"note": "new game requested with --new"}))
         serial_link = SerialLink(cfg["serial"]["port"], cfg["serial"]["baud"]) if cfg["serial"]["port"] else None
     except ValueError as exc:
         print(f"masa run: {exc}", file=sys.stderr)
@@ -114,9 +113,13 @@ def main(args) -> int:
                   feedback=feedback, voice=voice, lang=lang, stability_frames=cfg["stability"]["frames"],
                   options=cfg["game"]["options"] or None, log=lambda line: print(line, flush=True))
     resilient.on_status = ref.on_camera
-    if not args.new and ref.resume():
-        print(f"masa run: resuming game #{ref.game_no} "
-              f"({len(ref.game.moves) if ref.game else 0} moves played)", flush=True)
+    if ref.resume():
+        if args.new:
+            # A new game in the same journal: the event numbers go on.
+            ref.handle_command({"cmd": "new_game"}, "cli")
+        else:
+            print(f"masa run: resuming game #{ref.game_no} "
+                  f"({len(ref.game.moves) if ref.game else 0} moves played)", flush=True)
     publisher.on_command = lambda payload: ref.commands.put((payload, "mqtt"))
     buttons = Buttons({pin: {"cmd": name} for name, pin in cfg["buttons"].items()},
                       lambda cmd: ref.commands.put((cmd, "button")))

@@ -39,6 +39,13 @@ def test_run_folder_then_resume(tintar_pictures, broker, subscriber_factory, tmp
     assert seqs == list(range(1, len(seqs) + 1))
     assert sub.wait_for(lambda s: [e["seq"] for e in s.events()] == seqs)
     assert sub.payloads("state")[-1]["engine"]["board"]["d2"] == "black"
+    # --new: a new game in the same journal, the event numbers go on.
+    assert masa(["run", "--camera", str(first), "--new", *common]) == 0
+    j = Journal(journal)
+    events = j.entries("event")
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+    assert "new_game" in [e["kind"] for e in events]
+    assert j.last_snapshot("tintar")["game_no"] == 2
 
 
 def test_run_bad_options(tmp_path, capsys):
