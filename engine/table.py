@@ -683,13 +683,18 @@ def _as_position(value: Any, what: str) -> Position:
     raise ValueError(f"{what} must be a Position, a Position ID or a pair (me, opp) of 25 counts")
 
 
-def explain_result(before: Any, dice: Iterable[int], after: Any, bearoff: str = "standard") -> Verdict:
+def explain_result(before: Any, dice: Iterable[int], after: Any, bearoff: str = "standard",
+                   off_seen: bool = False) -> Verdict:
     """Can a legal play with ``dice`` turn ``before`` into ``after``?
 
     Both positions are from the view of the player who moves (Position,
     Position ID or (me, opp) pair).  Returns OK, an illegal verdict with a
     reason a player understands, or ``camera_impossible_position`` with
     ``sure=False`` when no move at all could give ``after``.
+    ``off_seen``: the camera counted the borne-off checkers and they agree
+    with ``after``; without it a checker gone from the board while others
+    are still outside the home board is taken for a checker the camera
+    missed (unsure), not for an illegal bear-off.
     """
     dice = _check_dice(dice)
     b = _as_position(before, "before")
@@ -697,10 +702,10 @@ def explain_result(before: Any, dice: Iterable[int], after: Any, bearoff: str = 
         a = _as_position(after, "after")
     except ValueError:
         return _impossible("bad_board")
-    return _explain(b, dice, a, bearoff)
+    return _explain(b, dice, a, bearoff, off_seen)
 
 
-def _explain(b: Position, dice: tuple[int, int], a: Position, bearoff: str) -> Verdict:
+def _explain(b: Position, dice: tuple[int, int], a: Position, bearoff: str, off_seen: bool = True) -> Verdict:
     # 1. pictures no move can make: not an illegal move, a doubtful picture.
     for side in (a.me, a.opp):
         if sum(side) > CHECKERS:
@@ -715,10 +720,9 @@ def _explain(b: Position, dice: tuple[int, int], a: Position, bearoff: str) -> V
     any_rule = bearoff == "any"
     if _reaches_with_every_die(b, dice, a, any_rule):
         return OK
-    legal = generate_plays(b.me, b.opp, dice, any_rule)
-    if a.key in legal:
+    full = _max_dice(b, dice, any_rule)
+    if full < (4 if dice[0] == dice[1] else 2) and a.key in generate_plays(b.me, b.opp, dice, any_rule):
         return OK
-    full = len(next(iter(legal.values()))) if legal else 0
     # 2. the opponent's checkers may only go to the bar (hit).
     moved_away = [i for i in range(24) if a.opp[i] < b.opp[i]]
     arrived = [i for i in range(24) if a.opp[i] > b.opp[i]]
@@ -742,10 +746,10 @@ def _explain(b: Position, dice: tuple[int, int], a: Position, bearoff: str) -> V
     if b.me[BAR] and a.me[BAR] and any(a.me[i] < b.me[i] for i in range(24)):
         return illegal("bar_must_enter_first")
     borne = sum(b.me) - sum(a.me)
-    if borne and any(s > 6 for s in sources[len(sources) - borne:]):
-        # a checker gone from outside the home board: no play takes it off
-        return _impossible("checker_count_changed")
     if borne and any(a.me[6:25]):
+        if not off_seen:
+            # no play takes a checker off now: more likely one the camera missed
+            return _impossible("checker_count_changed")
         return illegal("bearoff_not_allowed_yet")
     # 4. a legal part of the roll, but not all that had to be played.
     used = _dice_used_to_reach(b, dice, a, any_rule, full)
@@ -772,21 +776,17 @@ def _explain(b: Position, dice: tuple[int, int], a: Position, bearoff: str) -> V
     return illegal("no_such_play", dice=dice_text(dice))
 
 
-def _reaches_with_every_die(b: Position, dice: tuple[int, int], a: Position, any_rule: bool) -> bool:
-    """Does a sequence using every die (2, or 4 for a double) turn ``b``
-    into ``a``?  Such a play is always legal.  The search drops a branch as
-    soon as it cannot end at ``a``: checkers only move down, so the number
-    of the mover's checkers at or above any point only falls, and an
-    opposing checker once hit stays on the bar."""
-    doubles = dice[0] == dice[1]
-    orders = [(dice[0],) * 4] if doubles else [tuple(dice), (dice[1], dice[0])]
-    goal_me, goal_opp = a.me, a.opp
+def _may_still_reach(a: Position):
+    """A test of positions on the way: False when no sequence of moves can
+    end at ``a`` from there.  Checkers only move down, so the number of the
+    mover's checkers at or above any point only falls, and an opposing
+    checker once hit stays on the bar."""
+    goal_opp = a.opp
     goal_above = [0] * 25
     run = 0
     for i in range(24, -1, -1):
-        run += goal_me[i]
+        run += a.me[i]
         goal_above[i] = run
-    seen: set = set()
 
     def possible(me, opp) -> bool:
         run = 0
@@ -795,6 +795,48 @@ def _reaches_with_every_die(b: Position, dice: tuple[int, int], a: Position, any
             if run < goal_above[i]:
                 return False
         return all(opp[i] >= goal_opp[i] for i in range(24))
+
+    return possible
+
+
+def _max_dice(b: Position, dice: tuple[int, int], any_rule: bool) -> int:
+    """The most dice any sequence can use (a legal play uses that many);
+    stops at the first sequence that uses them all."""
+    doubles = dice[0] == dice[1]
+    orders = [(dice[0],) * 4] if doubles else [tuple(dice), (dice[1], dice[0])]
+    best = 0
+    seen: set = set()
+
+    def walk(me, opp, order, k, top) -> bool:
+        nonlocal best
+        best = max(best, k)
+        if k == len(order):
+            return True
+        state = (me, opp, order[k:], top)
+        if state in seen:
+            return False
+        seen.add(state)
+        for hop in _hops(me, opp, order[k], any_rule, top if doubles else BAR):
+            m2, o2, _ = _step(me, opp, hop)
+            if walk(m2, o2, order, k + 1, hop[0] if doubles else BAR):
+                return True
+        return False
+
+    for order in orders:
+        if walk(b.me, b.opp, order, 0, BAR):
+            break
+    return best
+
+
+def _reaches_with_every_die(b: Position, dice: tuple[int, int], a: Position, any_rule: bool) -> bool:
+    """Does a sequence using every die (2, or 4 for a double) turn ``b``
+    into ``a``?  Such a play is always legal.  The search drops a branch as
+    soon as it cannot end at ``a`` (see ``_may_still_reach``)."""
+    doubles = dice[0] == dice[1]
+    orders = [(dice[0],) * 4] if doubles else [tuple(dice), (dice[1], dice[0])]
+    goal_me, goal_opp = a.me, a.opp
+    possible = _may_still_reach(a)
+    seen: set = set()
 
     def walk(me, opp, order, k, top):
         if k == len(order):
@@ -820,6 +862,7 @@ def _dice_used_to_reach(b: Position, dice: tuple[int, int], a: Position, any_rul
     doubles = dice[0] == dice[1]
     orders = [(dice[0],) * 4] if doubles else [tuple(dice), (dice[1], dice[0])]
     target = a.key
+    possible = _may_still_reach(a)
     out: list[int] = []
     seen: set = set()
 
@@ -834,7 +877,8 @@ def _dice_used_to_reach(b: Position, dice: tuple[int, int], a: Position, any_rul
         seen.add(state)
         for hop in _hops(me, opp, order[k], any_rule, top if doubles else BAR):
             m2, o2, _ = _step(me, opp, hop)
-            walk(m2, o2, order, k + 1, hop[0] if doubles else BAR)
+            if possible(m2, o2):
+                walk(m2, o2, order, k + 1, hop[0] if doubles else BAR)
 
     for order in orders:
         walk(b.me, b.opp, order, 0, BAR)
@@ -1171,15 +1215,24 @@ class Table(Game):
     def check_position(self, after: Any, dice: Iterable[int] | None = None) -> Verdict:
         """Judge a position the camera saw after this turn (Position,
         Position ID from the mover's view, or a ``masa see`` table reading)."""
+        off_seen = False
         if isinstance(after, dict):
             try:
-                after = Position.from_scene(after, self.turn)
+                seen = Position.from_scene(after, self.turn)
             except ValueError:
                 return _impossible("bad_board")
+            if "off" in after:
+                off = after["off"]
+                counted = (off[self.turn], off[1 - self.turn]) if isinstance(off, (list, tuple)) and len(off) == 2 \
+                    else None
+                if counted is None or (seen.off(0), seen.off(1)) != tuple(counted):
+                    return _impossible("checker_count_changed")
+                off_seen = True
+            after = seen
         d = dice if dice is not None else self.dice
         if d is None:
             return illegal("table_no_dice_yet")
-        return explain_result(self.position(), d, after, self.options["bearoff"])
+        return explain_result(self.position(), d, after, self.options["bearoff"], off_seen)
 
     def _apply(self, move: Move) -> list[Event]:
         events: list[Event] = []

@@ -253,7 +253,12 @@ def test_explain_result_ok_and_illegal_reasons():
     assert v.code == "bar_must_enter_first" and v.message("en") == "The checker on the bar must enter first."
     assert explain_result(b, (5, 5), b).ok          # closed board: nothing moves, nothing to flag
     b = pos({8: 1, 2: 7, 1: 7}, {19: 15})
-    assert explain_result(b, (2, 1), after(b, [(2, 0), (1, 0)])).code == "bearoff_not_allowed_yet"
+    v = explain_result(b, (2, 1), after(b, [(2, 0), (1, 0)]), off_seen=True)
+    assert (v.code, v.sure) == ("bearoff_not_allowed_yet", True)
+    v = explain_result(b, (2, 1), after(b, [(2, 0), (1, 0)]))      # unless the off tray was counted:
+    assert (v.code, v.sure) == ("camera_impossible_position", False)   # a checker the camera missed
+    b = Position.from_id("fxcAAGzu3YoAAA")                             # 10/5 7/2 5/off, one checker home
+    assert explain_result(b, (5, 5), after(b, [(10, 5), (7, 2), (5, 0)])).code == "die_could_be_played"
     b = pos({4: 3, 3: 4, 2: 4, 1: 4}, {19: 15})
     assert explain_result(b, (6, 5), after(b, [(3, 0), (2, 0)])).code == "bearoff_from_highest"
     assert explain_result(b, (6, 5), after(b, [(3, 0), (2, 0)]), bearoff="any").ok
@@ -299,6 +304,8 @@ def test_check_position_reads_a_camera_table():
     assert g.check_position({"points": points, "bar": [0, 0], "off": [0, 0]}).ok
     points[10][0] = 0
     v = g.check_position({"points": points, "bar": [0, 0]})
+    assert v.code == "camera_impossible_position" and not v.sure
+    v = g.check_position({"points": points, "bar": [0, 0], "off": [0, 0]})     # off tray disagrees
     assert v.code == "camera_impossible_position" and not v.sure
 
 
