@@ -24,9 +24,12 @@ import numpy as np
 
 DIE_MM = 16.0
 PIP_MIN_DARKNESS = 45       # black-hat value of a pip
-FACE_SHARE = 0.7            # face = at least this share of the face's brightness
+FACE_SHARE = 0.78           # face = at least this share of the face's brightness (a leaning die's side is ~0.67)
 SIZE_TOLERANCE = 0.28       # a face's long side within this of the die's size
-FLAT_MIN_ASPECT = 0.86      # short side / long side of a flat die's face
+FLAT_MIN_ASPECT = 0.9       # short side / long side of a flat die's face
+FLAT_SIZE_TOLERANCE = 0.12  # a flat die's face is no larger than this over the die's size
+SIDE_FACE_SHARE = 0.76     # an edge band of the face darker than this share of its middle: a side face
+PIP_PLACE_TOLERANCE = 0.28  # a pip within this (share of half the face) of where the layout puts it
 FACE_MIN_FILL = 0.78        # face area / its rectangle
 
 
@@ -81,6 +84,57 @@ def _face_at(gray: np.ndarray, x: float, y: float, px_per_mm: float):
     return cv2.minAreaRect(best.astype(np.float32)), best
 
 
+_Q = 0.54      # a pip's offset from the face's centre, as a share of half the face
+_LAYOUTS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)],
+            4: [(-1, -1), (1, -1), (-1, 1), (1, 1)], 5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+            6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)]}
+
+
+def _has_side_face(gray: np.ndarray, rect) -> bool:
+    """True when a band along one edge of the face is clearly darker than its middle: the side
+    of a leaning die, seen together with its top."""
+    size = 48
+    box = cv2.boxPoints(rect).astype(np.float32)
+    dst = np.array([[0, size], [0, 0], [size, 0], [size, size]], np.float32)
+    M = cv2.getPerspectiveTransform(box, dst)
+    face = cv2.warpPerspective(gray, M, (size, size)).astype(np.float32)
+    # ignore the pips: the brightest half of each strip
+    def level(a):
+        v = a.ravel()
+        return float(np.percentile(v, 75))
+    mid = level(face[16:32, 16:32])
+    lo, hi = int(0.08 * size), int(0.26 * size)
+    strips = [face[lo:hi, 8:-8], face[-hi:-lo, 8:-8], face[8:-8, lo:hi], face[8:-8, -hi:-lo]]
+    return any(level(st) < SIDE_FACE_SHARE * mid for st in strips)
+
+
+def _layout_fits(rect, pips) -> bool:
+    """True when the pips sit where a die's pips sit (a leaning die's squeezed face does not fit)."""
+    n = len(pips)
+    if n not in _LAYOUTS:
+        return False
+    (cx, cy), (w, h), ang = rect
+    a = np.deg2rad(ang)
+    ux, uy = np.cos(a), np.sin(a)
+    local = []
+    for x, y in pips:
+        dx, dy = x - cx, y - cy
+        local.append(((dx * ux + dy * uy) / (w / 2), (-dx * uy + dy * ux) / (h / 2)))
+    for turn in range(2):
+        expected = [(_Q * (-v if turn else u), _Q * (u if turn else v)) for u, v in _LAYOUTS[n]]
+        left = list(expected)
+        ok = True
+        for lx, ly in local:
+            d = [np.hypot(lx - ex, ly - ey) for ex, ey in left]
+            if not d or min(d) > PIP_PLACE_TOLERANCE:
+                ok = False
+                break
+            left.pop(int(np.argmin(d)))
+        if ok:
+            return True
+    return False
+
+
 def find_dice(view: np.ndarray, px_per_mm: float) -> list[dict]:
     """Dice in a top-down picture: [{"centre": (x, y), "pips": n, "cocked": bool}, ...]."""
     gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY) if view.ndim == 3 else view
@@ -110,9 +164,11 @@ def find_dice(view: np.ndarray, px_per_mm: float) -> list[dict]:
             continue
         for j in inside:
             used[j] = True
-        cocked = short_side < FLAT_MIN_ASPECT * long_side
+        cocked = short_side < FLAT_MIN_ASPECT * long_side or long_side > (1 + FLAT_SIZE_TOLERANCE) * die
+        cocked = cocked or _has_side_face(gray, face[0])
+        layout_ok = _layout_fits(face[0], [pips[j] for j in inside])
         dice.append({"centre": (float(cx), float(cy)), "pips": len(inside), "cocked": bool(cocked),
-                     "size": (float(long_side), float(short_side))})
+                     "layout_ok": layout_ok, "size": (float(long_side), float(short_side))})
     return dice
 
 
@@ -130,7 +186,7 @@ def read_dice(view: np.ndarray, inside: np.ndarray, px_per_mm: float, board_mm) 
         d["off_board"] = not (bx <= x <= bx + bw and by <= y <= by + bh)
     if any(d["cocked"] or d["off_board"] for d in dice):
         return "reroll"
-    if len(dice) != 2 or any(not 1 <= d["pips"] <= 6 for d in dice):
+    if len(dice) != 2 or any(not d["layout_ok"] for d in dice):
         return None
     dice.sort(key=lambda d: d["centre"][0])
     return [d["pips"] for d in dice]
