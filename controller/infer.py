@@ -82,7 +82,10 @@ def hand_seat(hand_zones, layout: dict | None) -> int | None:
 def infer_macao(game, before: dict, after: dict, hand_zones, layout) -> Inferred | Unclear | NoChange:
     seat = hand_seat(hand_zones, layout)
     old, new = set(before.get("pile", [])), set(after.get("pile", []))
-    added = sorted(new - old)
+    # A card already in the discard pile that shows again (the corner of a
+    # card under the new top peeks out) is not a card put down now.
+    played = set(getattr(game, "pile", None) or ())
+    added = sorted(new - old - played)
     gone = sorted(old - new)
     unread_more = after.get("pile_unread", 0) - before.get("pile_unread", 0)
     if not added:

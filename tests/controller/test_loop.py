@@ -258,3 +258,12 @@ def test_after_the_game_nothing_is_flagged(table):
     t.play(hand("seat1", "pile"), pile("2S"))
     assert len(t.kinds()) == n
     assert not t.feedback.snapshot()["red"]
+
+
+def test_an_old_card_peeking_out_of_the_pile_is_not_a_move(table):
+    t = table
+    t.play(pile("7H"), hand("seat0", "pile"), pile("8H"))
+    # 8C goes on top and the corner of the 7H under it shows again.
+    t.play(hand("seat1", "pile"), pile("7H", "8C"))
+    assert [e["move"] for e in t.journal.entries("event") if e["kind"] == "move"] == ["8H", "8C"]
+    assert "illegal" not in t.kinds()
