@@ -40,7 +40,7 @@ class Unclear:
 
 @dataclass(frozen=True)
 class NoChange:
-    pass
+    settled: bool = True       # the table shows the game's position (False: a move half made)
 
 
 UNCLEAR_MESSAGES = {
@@ -91,9 +91,11 @@ def infer_macao(game, before: dict, after: dict, hand_zones, layout) -> Inferred
     if not added:
         if unread_more > 0:
             return Unclear("unreadable_card", {})
-        if gone:
-            # The top card vanished with nothing readable on it.
-            return Unclear("card_removed", {"cards": " ".join(gone)})
+        top = getattr(game, "top", None)
+        if top in gone:
+            # The top card vanished with nothing readable on it.  (An older
+            # card that no longer peeks out from under it does not matter.)
+            return Unclear("card_removed", {"cards": top})
         if "stock" in hand_zones:
             return Inferred(("draw",), seat)
         return NoChange()
@@ -114,8 +116,10 @@ def infer_tintar(game, before: dict, after: dict, hand_zones, layout) -> Inferre
     if verdict.ok:
         return Inferred((verdict.args["move"],), None)
     if not verdict.sure:
-        if verdict.code in ("no_change", "capture_pending"):
+        if verdict.code == "no_change":
             return NoChange()
+        if verdict.code == "capture_pending":
+            return NoChange(settled=False)
         return Unclear(verdict.code, dict(verdict.args))
     move = game.infer_move(None, board)
     if move is None:

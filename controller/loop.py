@@ -213,7 +213,7 @@ class Referee:
             return
         result = infer(self.game, self.kind, self.reference, st.scene, st.hand_zones, self.layout)
         if isinstance(result, NoChange):
-            if self.flag_key is not None and scene_key(st.scene) == scene_key(self.reference):
+            if self.flag_key is not None and result.settled:
                 self._put_right()
             return
         if isinstance(result, Unclear):
