@@ -68,11 +68,12 @@ def position_id(points, bar, white_on_roll: bool = True) -> str:
     """
     white = [int(points[p - 1][0]) for p in range(1, 25)] + [int(bar[0])]
     black = [int(points[24 - p][1]) for p in range(1, 25)] + [int(bar[1])]
+    for side, name in ((white, "white"), (black, "black")):
+        if sum(side) > 15 or min(side) < 0:
+            raise ValueError(f"{name} has {sum(side)} checkers; more than 15 a side cannot have a Position ID "
+                             f"/ peste 15 piese de jucător: nu există Position ID")
     first, second = (black, white) if white_on_roll else (white, black)
     bits = _bits_for(first) + _bits_for(second)
-    if len(bits) > 80:
-        raise ValueError("more than 15 checkers a side cannot have a Position ID "
-                         "/ peste 15 piese de jucător: nu există Position ID")
     bits = bits.ljust(80, "0")
     data = bytes(int(bits[i * 8:(i + 1) * 8][::-1], 2) for i in range(10))
     return base64.b64encode(data).decode("ascii")[:14]

@@ -36,11 +36,11 @@ from vision.render_boards import TILE_COLOURS, TILE_FACE, TILE_H, TILE_W, draw_t
 __all__ = ["read", "annotate", "NoTilesFound"]
 
 PX_PER_MM = 3.0                   # a tile is looked at this sharp
-MIN_CONFIDENCE = 0.6              # below this the tile is reported unread (None)
+MIN_CONFIDENCE = 0.5              # below this the tile is reported unread (None)
 INK_DISTANCE = 45.0               # Lab distance from the face that surely is ink
 INK_DISTANCE_MIN = 16.0           # ... and below which it surely is not
 GLYPH_SIZE = (56, 44)             # (width, height) glyph masks are compared at
-GLYPH_MARGIN = 0.15               # a glyph match this far ahead of the next counts as sure
+GLYPH_AHEAD = 2.0                 # a glyph whose mismatch is this many times smaller than the next one's is sure
 COLOUR_MARGIN = 25.0              # likewise for the colour (Lab distance)
 FILL_MIN = 0.82                   # a meld fills its outline's rectangle at least this much
 
@@ -119,6 +119,14 @@ def _colour_name(ink_bgr: np.ndarray, face_bgr: np.ndarray) -> tuple[str, float]
     return order[0], dists[order[1]] - dists[order[0]]
 
 
+def _confidence(top: float, second: float, colour_margin: float) -> float:
+    """How sure a tile's reading is, 0-1: the glyph's match, how far it is ahead of the next
+    numeral (measured against what is left to match perfectly), and how clear the colour is."""
+    ahead = (1.0 - second) / max(1e-3, 1.0 - top)
+    return float(np.clip(top, 0, 1) * min(1.0, (ahead - 1.0) / (GLYPH_AHEAD - 1.0))
+                 * min(1.0, colour_margin / COLOUR_MARGIN))
+
+
 def read_tile(tile_img: np.ndarray) -> tuple[str | None, float]:
     """(name or None, confidence) of one tile seen straight on (upright or upside down)."""
     best = (None, 0.0, -1.0, None)
@@ -157,8 +165,7 @@ def read_tile(tile_img: np.ndarray) -> tuple[str | None, float]:
     if glyph is None or ink_px is None or len(ink_px) == 0:
         return None, 0.0
     colour, colour_margin = _colour_name(ink_px.reshape(-1, 3).astype(np.float32).mean(axis=0), face_bgr)
-    # confidence: how well the glyph matches, how clearly it beats the next, and how clear the colour is
-    confidence = float(np.clip(score, 0, 1) * min(1.0, margin / GLYPH_MARGIN) * min(1.0, colour_margin / COLOUR_MARGIN))
+    confidence = _confidence(score, score - margin, colour_margin)
     if glyph == "J":
         if colour not in ("R", "K"):
             return None, confidence

@@ -1,0 +1,113 @@
+"""Table (backgammon) board reading and the gnubg Position ID, on rendered scenes with exact truth."""
+
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+from vision import backgammon, imaging, render_boards as rb
+from vision.board_outline import BoardNotFound, BoardPartlyInView
+
+CLEAN = {"table": "felt", "lighting": "even", "tilt": 0.0, "rotation": 0.0, "noise": 0.0, "blur": 0.0, "jpeg": None}
+CAMERA = {"table": "wood", "lighting": "daylight", "tilt": 10.0, "rotation": -4.0, "noise": 3.0, "blur": 0.5,
+          "jpeg": 85}
+
+
+def test_starting_position_id():
+    assert backgammon.position_id(rb.STARTING_POSITION, [0, 0], True) == "4HPwATDgc/ABMA"
+    assert backgammon.position_id(rb.STARTING_POSITION, [0, 0], False) == "4HPwATDgc/ABMA"
+
+
+def test_position_id_after_a_move_matches_gnubg():
+    # gnubg 1.07: after the opening 41 played 24/23 13/9 by the other side, the player on roll sees 4HPhASjgc/ABMA
+    points = [list(p) for p in rb.STARTING_POSITION]
+    points[0] = [0, 1]        # black's 24 is white's 1: one checker left it ...
+    points[1] = [0, 1]        # ... for black's 23 (white's 2)
+    points[11] = [0, 4]       # black's 13 (white's 12) gave one ...
+    points[15] = [0, 1]       # ... to black's 9 (white's 16)
+    assert backgammon.position_id(points, [0, 0], white_on_roll=True) == "4HPhASjgc/ABMA"
+
+
+def test_position_id_round_trip():
+    for seed in range(40):
+        points, bar, off = rb.random_table_position(seed)
+        for white_on_roll in (True, False):
+            pid = backgammon.position_id(points, bar, white_on_roll)
+            assert len(pid) == 14
+            assert backgammon.decode_position_id(pid, white_on_roll) == (points, bar, off)
+
+
+def test_position_id_bad_input():
+    with pytest.raises(ValueError):
+        backgammon.decode_position_id("short")
+    with pytest.raises(ValueError):
+        backgammon.decode_position_id("!!!!!!!!!!!!!!")
+    with pytest.raises(ValueError, match="15"):
+        backgammon.position_id([[16, 0]] + [[0, 0]] * 23, [0, 0])
+
+
+def test_position_id_known_to_gnubg():
+    gnubg = shutil.which("gnubg") or ("/usr/games/gnubg" if shutil.os.path.exists("/usr/games/gnubg") else None)
+    if not gnubg:
+        pytest.skip("gnubg (Debian package gnubg) is not installed")
+    points, bar, _ = rb.random_table_position(5)
+    pid = backgammon.position_id(points, bar, True)
+    out = subprocess.run([gnubg, "-t", "-q"], input=f"new game\nset board {pid}\nshow board\n", text=True,
+                         capture_output=True, timeout=60).stdout
+    assert f"Position ID: {pid}" in out
+
+
+@pytest.mark.parametrize("scheme", [s[0] for s in rb.TABLE_SCHEMES])
+def test_every_board_scheme_read_exactly(scheme):
+    points, bar, off = rb.random_table_position(11)
+    img, truth = rb.render_table(points, bar, off, [(4, False), (2, False)], rng=1, conditions=CLEAN, scheme=scheme)
+    got = backgammon.read(img)
+    assert got["points"] == points and got["bar"] == bar and got["off"] == off
+    assert got["position_id"] == backgammon.position_id(points, bar, True)
+
+
+def test_tall_overlapping_stacks_bar_and_trays():
+    points = [[0, 0] for _ in range(24)]
+    points[5] = [13, 0]       # 13 white checkers overlapping on one point
+    points[18] = [0, 9]
+    points[0] = [0, 2]
+    img, _ = rb.render_table(points, [1, 1], [1, 3], None, rng=4, conditions=CLEAN, scheme="romanian-wood")
+    got = backgammon.read(img)
+    assert got["points"] == points and got["bar"] == [1, 1] and got["off"] == [1, 3]
+    assert got["dice"] is None
+
+
+def test_tilted_noisy_camera():
+    for seed in (2, 3, 6):
+        points, bar, off = rb.random_table_position(seed)
+        img, _ = rb.render_table(points, bar, off, None, rng=seed, conditions=CAMERA, scheme="romanian-wood")
+        got = backgammon.read(img)
+        assert (got["points"], got["bar"], got["off"]) == (points, bar, off), seed
+
+
+def test_no_board_in_view():
+    with pytest.raises(BoardNotFound, match="no backgammon board"):
+        backgammon.read(imaging.table_background("felt", (1280, 720), 3))
+
+
+def test_half_a_board_in_view():
+    img, truth = rb.render_table(rb.STARTING_POSITION, rng=2, conditions=CLEAN)
+    centre_x = int(np.mean([c[0] for c in truth["corners_px"]]))
+    with pytest.raises(BoardPartlyInView, match="only part"):
+        backgammon.read(np.ascontiguousarray(img[:, :centre_x]))
+
+
+def test_impossible_positions_are_refused_by_the_renderer():
+    with pytest.raises(ValueError, match="15"):
+        rb.render_table([[0, 0]] * 24)
+    bad = [list(p) for p in rb.STARTING_POSITION]
+    bad[5] = [5, 1]
+    with pytest.raises(ValueError, match="point 6"):
+        rb.render_table(bad)
+
+
+def test_annotate_draws_counts():
+    img, _ = rb.render_table(rb.STARTING_POSITION, rng=2, conditions=CLEAN)
+    out = backgammon.annotate(img, backgammon.read(img))
+    assert out.shape == img.shape and not np.array_equal(out, img)
