@@ -46,7 +46,9 @@ MARGIN_X, MARGIN_Y = 70.0, 40.0     # mm of table around the board looked at (fo
 ARC_HALF_ANGLE = np.deg2rad(70)     # the near half of a checker's rim that shows in a stack
 ARC_PERCENTILE = 30.0
 ARC_MIN = 2.5                       # rim edge strength that makes a checker
+STEP_MM = 0.75                      # checker centres tried every this far along a point
 MIN_SPACING_MM = 6.0                # checkers in a stack are at least this far apart
+COLOUR_GAP = 0.5                    # log-brightness gap that separates white stacks from black ones
 TRAY_EDGE_MIN = 3.0                 # log-brightness step of the line between two borne-off checkers
 
 
@@ -119,8 +121,8 @@ class _View:
 
     def __init__(self, image: np.ndarray, H: np.ndarray):
         self.x0, self.y0 = -MARGIN_X, -MARGIN_Y
-        self.img, self.inside = top_down(image, H, self.x0, self.y0, TABLE_W + MARGIN_X, TABLE_H + MARGIN_Y,
-                                         PX_PER_MM)
+        self.img, _ = top_down(image, H, self.x0, self.y0, TABLE_W + MARGIN_X, TABLE_H + MARGIN_Y, PX_PER_MM,
+                               with_inside=False)
         self.gray = cv2.cvtColor(self.img, cv2.COLOR_BGR2GRAY)
         # edges of log-brightness: a shadow or a dim corner scales contrast, log makes it equal
         self.gx, self.gy = gradients(_LOG_GREY[self.gray])
@@ -134,7 +136,7 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float]:
     x, base, d = axis
     k = PX_PER_MM
     r = CHECKER_R * k
-    ts = np.arange(CHECKER_R - 3.0, max_len_mm - CHECKER_R + 4.0, 0.5)
+    ts = np.arange(CHECKER_R - 3.0, max_len_mm - CHECKER_R + 4.0, STEP_MM)
     cx, cy = view.px(x, base)
     # the near arc faces the base: +y (down) for a stack growing upwards
     mid = np.pi / 2 if d < 0 else 3 * np.pi / 2
@@ -143,7 +145,7 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float]:
     centres = np.r_[np.c_[np.full(n, cx - 1.5), cy + d * ts * k], np.c_[np.full(n, cx + 1.5), cy + d * ts * k]]
     resp = ring_response(view.gx, view.gy, centres, r, samples=24, arc=arc, band=1.5, percentile=ARC_PERCENTILE)
     best = np.maximum(resp[:n], resp[n:])
-    win = int(round(MIN_SPACING_MM / 0.5))
+    win = int(round(MIN_SPACING_MM / STEP_MM))
     peaks = []
     for i in np.argsort(-best):
         if best[i] < ARC_MIN:
@@ -152,6 +154,10 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float]:
             peaks.append(i)
     if not peaks:
         return 0, 0.0
+    # the frame just beyond the point's base, lit as the stack is: the checkers' brightness is taken against it
+    fx, fy = view.px(x, base - d * TABLE_FRAME * 0.5)
+    frame = view.gray[int(fy) - 4:int(fy) + 5, int(fx) - 12:int(fx) + 13]
+    frame_level = max(8.0, float(np.median(frame))) if frame.size else 128.0
     peaks.sort()
     tk = ts[peaks]
     vals = []
@@ -163,7 +169,7 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float]:
         patch = view.gray[int(sy) - half:int(sy) + half + 1, int(sx) - half:int(sx) + half + 1]
         if patch.size:
             vals.append(float(np.median(patch)))
-    return len(peaks), float(np.mean(vals)) if vals else 0.0
+    return len(peaks), (float(np.mean(vals)) / frame_level if vals else 0.0)
 
 
 def _tray(view: _View, which: str) -> tuple[int, float]:
@@ -197,20 +203,24 @@ def _tray(view: _View, which: str) -> tuple[int, float]:
     extent = end * step + 0.5
     n = int(round((extent - 1.0) / OFF_THICKNESS)) if extent > OFF_THICKNESS / 2 else 0
     n = min(n, 15)
-    return n, float(np.mean(grey[:end])) if end else 0.0
+    fx, fy = view.px(x, base - d * TABLE_FRAME * 0.5)
+    frame = view.gray[int(fy) - 4:int(fy) + 5, int(fx) - 12:int(fx) + 13]
+    frame_level = max(8.0, float(np.median(frame))) if frame.size else 128.0
+    return n, (float(np.mean(grey[:end])) / frame_level if end else 0.0)
 
 
 def _split_colours(stacks: list[tuple[int, float]], field: float) -> list[str]:
-    """White / black for each (count, brightness), by the widest brightness gap, else against the field."""
-    vals = sorted(v for n, v in stacks if n)
+    """White / black for each (count, brightness over the frame beside it), split at the widest gap
+    (on a log scale), else against the field's brightness over the frame."""
+    vals = sorted(np.log(max(v, 1e-3)) for n, v in stacks if n)
     cut = None
     if len(vals) >= 2:
         gaps = np.diff(vals)
         i = int(np.argmax(gaps))
-        if gaps[i] > 40:
-            cut = (vals[i] + vals[i + 1]) / 2
+        if gaps[i] > COLOUR_GAP:
+            cut = float(np.exp((vals[i] + vals[i + 1]) / 2))
     if cut is None:
-        cut = 0.75 * field if field > 0 else 110.0
+        cut = 0.75 * field
     return ["white" if v > cut else "black" for n, v in stacks]
 
 
@@ -233,6 +243,8 @@ def read(image, calibration=None) -> dict:
     trays = [_tray(view, w) for w in ("bottom", "top")]
     fx, fy = view.px(TABLE_FRAME + 60, TABLE_H / 2)
     field = float(np.median(view.gray[int(fy) - 10:int(fy) + 10, int(fx) - 40:int(fx) + 40]))
+    fx, fy = view.px(TABLE_FRAME + 60, TABLE_FRAME * 0.5)
+    field /= max(8.0, float(np.median(view.gray[int(fy) - 4:int(fy) + 5, int(fx) - 40:int(fx) + 40])))
     colours = _split_colours(stacks + bars + trays, field)
     points = []
     for (n, _), c in zip(stacks, colours[:24]):
@@ -243,8 +255,7 @@ def read(image, calibration=None) -> dict:
     for (n, _), c in zip(trays, colours[26:28]):
         off[0 if c == "white" else 1] += n
     result = {"points": points, "bar": bar, "off": off,
-              "dice": dice_reader.read_dice(view.img, view.inside, PX_PER_MM,
-                                           (-view.x0, -view.y0, TABLE_W, TABLE_H))}
+              "dice": dice_reader.read_dice(view.img, PX_PER_MM, (-view.x0, -view.y0, TABLE_W, TABLE_H))}
     try:
         result["position_id"] = position_id(points, bar, True)
         result["position_id_black_on_roll"] = position_id(points, bar, False)

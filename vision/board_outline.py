@@ -43,7 +43,7 @@ def _order_corners(pts: np.ndarray) -> np.ndarray:
     return np.array([pts[np.argmin(s)], pts[np.argmin(d)], pts[np.argmax(s)], pts[np.argmax(d)]])
 
 
-SHADE_WEIGHT = 20.0       # weight of log-brightness against the colour axes a, b
+SHADE_WEIGHT = 12.0       # weight of log-brightness against the colour axes a, b
 
 
 _LOG_L = (SHADE_WEIGHT * np.log(np.arange(256, dtype=np.float32) + 16.0)).astype(np.float32)
@@ -244,13 +244,16 @@ def board_homography(corners_px: np.ndarray, width_mm: float, height_mm: float) 
 
 
 def top_down(image: np.ndarray, H_mm_to_px: np.ndarray, x0_mm: float, y0_mm: float, x1_mm: float,
-             y1_mm: float, px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
-    """The region [x0,x1]x[y0,y1] (board mm) seen from above at ``px_per_mm``; and its in-frame mask."""
+             y1_mm: float, px_per_mm: float, with_inside: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
+    """The region [x0,x1]x[y0,y1] (board mm) seen from above at ``px_per_mm``; and its in-frame mask
+    (None unless ``with_inside``)."""
     S = np.array([[1 / px_per_mm, 0, x0_mm], [0, 1 / px_per_mm, y0_mm], [0, 0, 1]], np.float64)
     M = H_mm_to_px @ S
     size = (int(round((x1_mm - x0_mm) * px_per_mm)), int(round((y1_mm - y0_mm) * px_per_mm)))
     flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
     out = cv2.warpPerspective(image, M, size, flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    if not with_inside:
+        return out, None
     inside = cv2.warpPerspective(np.full(image.shape[:2], 255, np.uint8), M, size, flags=flags,
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     return out, inside

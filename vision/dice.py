@@ -11,7 +11,7 @@ shape.  A flat die's face is a square of the die's size; a die that leans
 on something shows a foreshortened (oblong) face — that die is "cocked".
 Pips are counted inside the face, at any rotation.
 
-``read_dice(view, inside, px_per_mm, board_mm)`` returns [a, b] (left to
+``read_dice(view, px_per_mm, board_mm)`` returns [a, b] (left to
 right in the picture), "reroll" when a die is cocked or lies off the board
 (the rules make the player roll again; such a die is never read as a
 number), or None when two dice are not both seen.
@@ -172,7 +172,7 @@ def find_dice(view: np.ndarray, px_per_mm: float) -> list[dict]:
     return dice
 
 
-def read_dice(view: np.ndarray, inside: np.ndarray, px_per_mm: float, board_mm) -> list | str | None:
+def read_dice(view: np.ndarray, px_per_mm: float, board_mm) -> list | str | None:
     """The roll shown by the dice: [a, b], "reroll", or None (see the module docstring).
 
     ``board_mm`` = (x, y, width, height) of the board in the view's millimetres.
