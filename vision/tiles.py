@@ -42,6 +42,7 @@ INK_DISTANCE_MIN = 16.0           # ... and below which it surely is not
 GLYPH_SIZE = (56, 44)             # (width, height) glyph masks are compared at
 GLYPH_AHEAD = 2.0                 # a glyph whose mismatch is this many times smaller than the next one's is sure
 COLOUR_MARGIN = 25.0              # likewise for the colour (Lab distance)
+OPEN_PX = 11                      # opening (pixels at the search scale) that removes cloth patterns
 FILL_MIN = 0.82                   # a meld fills its outline's rectangle at least this much
 
 
@@ -180,7 +181,10 @@ def _candidate_rects(image: np.ndarray) -> list:
     mask_c, scale = foreground_mask(image)
     mask_e = edge_enclosed_mask(image, scale)
     found = []
-    for mask in (mask_c, mask_e):
+    # on a dotted or striped cloth, tiles closed by edges touch bits of the pattern: open them away
+    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (OPEN_PX, OPEN_PX))
+    for mask in (mask_c, mask_e, cv2.morphologyEx(mask_e, cv2.MORPH_OPEN, k),
+                 cv2.morphologyEx(mask_c, cv2.MORPH_OPEN, k)):
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for c in contours:
             area = cv2.contourArea(c)
