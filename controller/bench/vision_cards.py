@@ -32,6 +32,24 @@ BENCH_SEED0 = 5_000_000
 DEV_SEED0 = 3_000_000
 
 
+def blas_single_thread() -> bool:
+    """Ask numpy's bundled OpenBLAS for one thread (the benchmark runs on one core); True if it could."""
+    import ctypes
+    import glob
+    libs = glob.glob(os.path.join(os.path.dirname(np.__file__), os.pardir, "numpy.libs", "libscipy_openblas*.so"))
+    for path in libs:
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError:
+            continue
+        for name in ("scipy_openblas_set_num_threads64_", "openblas_set_num_threads"):
+            fn = getattr(lib, name, None)
+            if fn is not None:
+                fn(1)
+                return True
+    return False
+
+
 def _inside(quad, point) -> bool:
     return cv2.pointPolygonTest(np.asarray(quad, np.float32), (float(point[0]), float(point[1])), False) >= 0
 
@@ -89,6 +107,7 @@ def evaluate(seeds, decks=None, pin_core: bool = True, log=None) -> dict:
     conditions: dict = defaultdict(lambda: defaultdict(int))
     times = []
     cv2.setNumThreads(1)
+    blas_single_thread()
     old_affinity = None
     if pin_core and hasattr(os, "sched_setaffinity"):
         old_affinity = os.sched_getaffinity(0)

@@ -1,0 +1,540 @@
+"""Playing-card recognition: find cards, tell face up from face down, read rank and suit.
+
+How it works (details and limits in docs/vision.md):
+
+1. Index candidates.  A card's index is a rank glyph above a suit glyph, dark
+   (black or red) on white paper, in a card corner.  The darkest channel of the
+   picture is thresholded locally; the small blobs are paired with neighbours of
+   similar size.  Each pair, taken in both directions (which one is on top), is
+   an index hypothesis with its own frame: ``v`` points from the rank to the
+   suit (the card's "down"), ``u`` to the card's right, the pair distance gives
+   the scale.  This works at any rotation, on any cloth, and for cards of which
+   only the index corner shows.
+2. Reading.  Each hypothesis is resampled into a small upright patch,
+   described by HOG plus the ink colour (white-balanced on the paper around it),
+   and given to a small two-headed neural network (rank or "not an index"; suit)
+   trained on rendered scenes (vision/train_cards.py).  Confidence is
+   p(rank) x p(suit).
+3. Cards.  Readings predict their card's outline from the index geometry; two
+   readings of the same card (its two index corners) are merged — if they
+   disagree the card is reported with ``card: None``.  A reading below
+   ``threshold`` also gives ``card: None``: the camera abstains rather than
+   guesses.
+4. Regions.  Card-shaped regions that stand out from the table and hold no
+   reading are reported too: face down when the region is not white paper,
+   otherwise face up with ``card: None`` (the index is hidden).
+
+``find_cards(image, threshold=DEFAULT_THRESHOLD, model=None)`` returns a list of
+dicts ``{"card": "QH" | None, "face": "up" | "down", "confidence": float,
+"quad": [[x, y] x 4]}`` (Contract 2).  ``load_model(path=None)`` loads
+``vision/models/cards.npz``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.imaging import check_frame
+
+MODEL_PATH = Path(__file__).resolve().parent / "models" / "cards.npz"
+RANK_CLASSES = list("A23456789TJQK") + [None]
+SUIT_CLASSES = list("SHDC")
+DEFAULT_THRESHOLD = 0.80
+NMS_RADIUS = 0.9          # hypotheses closer than this (in rank-suit distances) read one index
+DISAGREE_IGNORED = 0.4    # a reading this unsure does not veto the other corner's
+WORK_WIDTH = 1280          # pictures wider than this are read at this width
+PATCH_W, PATCH_H = 20, 32  # the upright index patch, pixels
+PATCH_SPAN = (1.9, 3.0)    # its width and height in units of the rank-suit distance
+
+HOG_CELL, HOG_BINS = 4, 9
+INK_RATIO = 0.62
+MIN_BLOB, MAX_BLOB = 5, 48
+MAX_DENSITY = 0.2
+MIN_FILL = 0.72
+OPEN_FRACTION = 0.55
+
+
+@dataclass
+class Candidates:
+    """Index hypotheses of one picture: frames and the patches they sample."""
+
+    centre: np.ndarray     # N x 2, midpoint between rank and suit glyph, work pixels
+    down: np.ndarray       # N x 2 unit vectors, rank -> suit
+    scale: np.ndarray      # N, rank-suit distance in work pixels
+    features: np.ndarray   # N x F float32
+
+
+# ----------------------------------------------------------- candidates ----
+
+def _line_kernels(length: int = 15, angles: int = 8) -> list[np.ndarray]:
+    out = []
+    for a in np.arange(angles) * np.pi / angles:
+        k = np.zeros((length, length), np.uint8)
+        c = (length - 1) / 2
+        d = np.array([np.cos(a), np.sin(a)]) * c
+        cv2.line(k, (int(round(c - d[0])), int(round(c - d[1]))), (int(round(c + d[0])), int(round(c + d[1]))), 1)
+        out.append(k)
+    return out
+
+
+_LINE_KERNELS = _line_kernels()
+
+
+def _components(mask: np.ndarray):
+    n, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    return stats[1:], cents[1:]
+
+
+def _ink_blobs(work: np.ndarray):
+    """Small dark blobs standing alone on brighter surroundings: (centroids, sizes, stats)."""
+    b, g, r = cv2.split(work)
+    dark = cv2.min(cv2.min(b, g), r)
+    k = max(15, int(round(work.shape[1] / 45)) | 1)
+    paper = cv2.dilate(dark, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    ink = cv2.compare(dark, cv2.multiply(paper, INK_RATIO, dtype=cv2.CV_8U), cv2.CMP_LT)
+    ink = cv2.bitwise_and(ink, cv2.compare(paper, 50, cv2.CMP_GT)) // 255
+    # the table (and other large dark areas) touch glyphs near a card's edge: cut them off
+    h2, w2 = ink.shape[0] // 2, ink.shape[1] // 2
+    half = cv2.resize(ink, (w2, h2), interpolation=cv2.INTER_NEAREST)
+    bulk = cv2.morphologyEx(half, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    nb, labels, bstats, _ = cv2.connectedComponentsWithStats(bulk, connectivity=4)
+    large = np.maximum(bstats[:, 2], bstats[:, 3]) > MAX_BLOB
+    large[0] = False
+    if large.any():
+        table = cv2.resize(large.astype(np.uint8)[labels], (ink.shape[1], ink.shape[0]),
+                           interpolation=cv2.INTER_NEAREST)
+        ink[cv2.dilate(table, np.ones((3, 3), np.uint8)) > 0] = 0
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    stats, cents = stats[1:], cents[1:]
+    size = np.maximum(stats[:, 2], stats[:, 3])
+    big = (size > MAX_BLOB) & (size <= 4 * MAX_BLOB)
+    if big.any():
+        # glyphs touching a thin line (a card outline, a picture frame): open the straight lines away
+        extra_s, extra_c = [], []
+        for i in np.nonzero(big)[0]:
+            x, y, w, h = stats[i, :4]
+            crop = (labels[y:y + h, x:x + w] == i + 1).astype(np.uint8)
+            lines = np.zeros_like(crop)
+            for kern in _LINE_KERNELS:
+                lines |= cv2.morphologyEx(crop, cv2.MORPH_OPEN, kern)
+            crop[cv2.dilate(lines, np.ones((3, 3), np.uint8)) > 0] = 0
+            s2, c2 = _components(crop)
+            s2[:, 0] += x
+            s2[:, 1] += y
+            extra_s.append(s2)
+            extra_c.append(c2 + [x, y])
+        stats = np.vstack([stats[~big]] + extra_s)
+        cents = np.vstack([cents[~big]] + extra_c)
+    elif len(stats) == 0:
+        return np.zeros((0, 2)), np.zeros(0), np.zeros((0, 5), int)
+    x, y, w, h, area = stats.T
+    size = np.maximum(w, h)
+    k = (size >= MIN_BLOB) & (size <= MAX_BLOB) & (area >= 10) & (area >= 0.12 * w * h)
+    stats, cents, size = stats[k], cents[k], size[k]
+    if len(size) == 0:
+        return np.zeros((0, 2)), np.zeros(0), np.zeros((0, 5), int)
+    # ink density in a box twice the blob's size: glyphs stand on paper, patterns do not
+    integ = cv2.integral(ink)
+    H, W = ink.shape
+    x, y, w, h, area = stats.T
+    x0 = np.clip(x - w // 2, 0, W)
+    x1 = np.clip(x + w + w // 2, 0, W)
+    y0 = np.clip(y - h // 2, 0, H)
+    y1 = np.clip(y + h + h // 2, 0, H)
+    total = integ[y1, x1] - integ[y0, x1] - integ[y1, x0] + integ[y0, x0]
+    box = np.maximum(1, (x1 - x0) * (y1 - y0))
+    density = (total - area) / box
+    k = density < MAX_DENSITY
+    # a printed cloth repeats one blob many times at one angle: drop shapes seen too often
+    key = (w.astype(np.int64) * 64 + h) * 4096 + area // 6
+    _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
+    k &= counts[inverse.ravel()] < 8
+    return cents[k].astype(np.float64), size[k].astype(np.float64), stats[k]
+
+
+def _pairs(cents: np.ndarray, sizes: np.ndarray, stats: np.ndarray) -> np.ndarray:
+    """Index pairs (i, j) of blobs that could be a rank above a suit: similar sizes, close together."""
+    n = len(cents)
+    if n < 2:
+        return np.zeros((0, 2), int)
+    out = []
+    chunk = max(1, 250_000 // n)
+    for i0 in range(0, n, chunk):
+        i = np.arange(i0, min(n, i0 + chunk))[:, None]
+        j = np.arange(n)[None, :]
+        d = np.hypot(cents[i, 0] - cents[j, 0], cents[i, 1] - cents[j, 1])
+        smax = np.maximum(sizes[i], sizes[j])
+        smin = np.minimum(sizes[i], sizes[j])
+        ok = (j > i) & (d >= 0.55 * smax) & (d <= 2.1 * smax) & (smin >= 0.35 * smax)
+        ii, jj = np.nonzero(ok)
+        out.append(np.stack([ii + i0, jj], axis=1))
+    return np.vstack(out).astype(int).reshape(-1, 2)
+
+
+def right_of(down) -> np.ndarray:
+    """The card's "right" for a given "down" (image coordinates, y pointing down)."""
+    return np.array([down[1], -down[0]])
+
+
+def _patch_matrix(centre, down, scale) -> np.ndarray:
+    """2x3 affine map from patch pixels to work pixels."""
+    right = right_of(down)
+    sx = PATCH_SPAN[0] * scale / PATCH_W
+    sy = PATCH_SPAN[1] * scale / PATCH_H
+    M = np.empty((2, 3))
+    M[:, 0] = right * sx
+    M[:, 1] = down * sy
+    M[:, 2] = centre - right * sx * (PATCH_W - 1) / 2 - down * sy * (PATCH_H - 1) / 2
+    return M
+
+
+def _patch(work: np.ndarray, centre, down, scale) -> np.ndarray:
+    M = _patch_matrix(np.asarray(centre, float), np.asarray(down, float), float(scale))
+    return cv2.warpAffine(work, M, (PATCH_W, PATCH_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def _hog(grey: np.ndarray) -> np.ndarray:
+    """Histogram of oriented gradients of N x H x W patches: 4x4 cells, 9 bins, 2x2-cell blocks."""
+    g = np.pad(grey, ((0, 0), (1, 1), (1, 1)), mode="edge")
+    gx = g[:, 1:-1, 2:] - g[:, 1:-1, :-2]
+    gy = g[:, 2:, 1:-1] - g[:, :-2, 1:-1]
+    mag = np.sqrt(gx * gx + gy * gy)
+    ang = (np.arctan2(gy, gx) % np.pi) * (HOG_BINS / np.pi)
+    b0 = np.floor(ang).astype(np.int64) % HOG_BINS
+    frac = ang - np.floor(ang)
+    n, h, w = grey.shape
+    ch, cw = h // HOG_CELL, w // HOG_CELL
+    cell = ((np.arange(h) // HOG_CELL)[:, None] * cw + (np.arange(w) // HOG_CELL)[None, :])
+    base = (np.arange(n)[:, None, None] * (ch * cw) + cell[None]) * HOG_BINS
+    size = n * ch * cw * HOG_BINS
+    hist = (np.bincount((base + b0).ravel(), (mag * (1 - frac)).ravel(), size)
+            + np.bincount((base + (b0 + 1) % HOG_BINS).ravel(), (mag * frac).ravel(), size))
+    hist = hist.reshape(n, ch, cw, HOG_BINS).astype(np.float32)
+    blocks = np.concatenate([hist[:, :-1, :-1], hist[:, 1:, :-1], hist[:, :-1, 1:], hist[:, 1:, 1:]], axis=3)
+    norm = np.sqrt((blocks ** 2).sum(axis=3, keepdims=True) + 1e-3)
+    blocks = np.minimum(blocks / norm, 0.2)
+    blocks /= np.sqrt((blocks ** 2).sum(axis=3, keepdims=True) + 1e-3)
+    return blocks.reshape(n, -1)
+
+
+def batch_features(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(features N' x F, kept indices) for N x PATCH_H x PATCH_W x 3 BGR patches; patches that are
+    not dark ink on light paper are dropped."""
+    pf = patches.astype(np.float32)
+    n = len(pf)
+    lum = np.minimum(np.minimum(pf[..., 0], pf[..., 1]), pf[..., 2]).reshape(n, -1)
+    k_hi, k_lo = int(0.85 * lum.shape[1]), int(0.08 * lum.shape[1])
+    part = np.partition(lum, (k_lo, k_hi), axis=1)
+    hi, lo = part[:, k_hi], part[:, k_lo]
+    ink = lum < ((hi + lo) / 2)[:, None]
+    paper_share = 1.0 - ink.mean(axis=1)
+    keep = (hi >= 60) & (hi - lo >= 35) & (paper_share >= 0.35) & ink.any(axis=1)
+    idx = np.nonzero(keep)[0]
+    if len(idx) == 0:
+        return np.zeros((0, 0), np.float32), idx
+    pf, lum, ink = pf[idx], lum[idx], ink[idx]
+    hi, lo, paper_share = hi[idx], lo[idx], paper_share[idx]
+    flat = pf.reshape(len(idx), -1, 3)
+    pmask = (lum >= (hi - 0.15 * (hi - lo))[:, None]).astype(np.float32)
+    paper = np.einsum("npc,np->nc", flat, pmask) / np.maximum(1.0, pmask.sum(axis=1))[:, None] + 1.0
+    balanced = np.clip(flat / paper[:, None, :], 0, 1.2)
+    inkf = ink.astype(np.float32)
+    ink_col = np.einsum("npc,np->nc", balanced, inkf) / np.maximum(1.0, inkf.sum(axis=1))[:, None]
+    redness = ink_col[:, 2] - np.maximum(ink_col[:, 0], ink_col[:, 1])
+    grey = (balanced[..., 0] + balanced[..., 1] + balanced[..., 2]) / 3.0
+    gmin, gmax = grey.min(axis=1, keepdims=True), grey.max(axis=1, keepdims=True)
+    grey = (grey - gmin) / np.maximum(0.05, gmax - gmin)
+    grey = grey.reshape(len(idx), PATCH_H, PATCH_W)
+    thumb = grey.reshape(len(idx), PATCH_H // 2, 2, PATCH_W // 2, 2).mean(axis=(2, 4)).reshape(len(idx), -1)
+    extra = np.stack([redness * 4, ink_col.mean(axis=1) * 2, paper_share * 2], axis=1)
+    feats = np.concatenate([_hog(grey), thumb, extra], axis=1).astype(np.float32)
+    return feats, idx
+
+
+def index_candidates(work: np.ndarray) -> Candidates:
+    """All index hypotheses of a (work-size) BGR picture, with their features."""
+    cents, sizes, stats = _ink_blobs(work)
+    pairs = _pairs(cents, sizes, stats)
+    if len(pairs) == 0:
+        return Candidates(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0), np.zeros((0, 0), np.float32))
+    a = np.concatenate([pairs[:, 0], pairs[:, 1]])
+    b = np.concatenate([pairs[:, 1], pairs[:, 0]])
+    vec = cents[b] - cents[a]
+    scale = np.hypot(vec[:, 0], vec[:, 1])
+    down = vec / scale[:, None]
+    centre = (cents[a] + cents[b]) / 2
+    m = len(pairs)
+    one_way = np.stack([_patch(work, centre[k], down[k], scale[k]) for k in range(m)])
+    # the other direction samples the same points turned by 180 degrees
+    patches = np.concatenate([one_way, one_way[:, ::-1, ::-1]])
+    feats, keep = batch_features(patches)
+    return Candidates(centre[keep], down[keep], scale[keep], feats)
+
+
+# --------------------------------------------------------------- model -----
+
+class CardModel:
+    """The two-headed MLP (rank-or-none, suit) and the index -> card geometry."""
+
+    def __init__(self, params: dict):
+        self.p = {k: np.asarray(v) for k, v in params.items()}
+        self.mean = self.p["mean"].astype(np.float32)
+        self.std = self.p["std"].astype(np.float32)
+        self.geometry = self.p["geometry"].astype(np.float64)   # corner_u, corner_v, width, height (in scale)
+
+    def predict(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(rank probabilities N x 14, suit probabilities N x 4)."""
+        x = (features - self.mean) / self.std
+        h = np.maximum(0, x @ self.p["W1"] + self.p["b1"])
+        h = np.maximum(0, h @ self.p["W2"] + self.p["b2"])
+        return _softmax(h @ self.p["Wr"] + self.p["br"]), _softmax(h @ self.p["Ws"] + self.p["bs"])
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+_MODEL_CACHE: dict = {}
+
+
+def load_model(path=None) -> CardModel:
+    p = Path(path) if path else MODEL_PATH
+    key = str(p)
+    if key not in _MODEL_CACHE:
+        if not p.exists():
+            raise FileNotFoundError(f"card model {p} is missing; build it with `python -m vision.train_cards`")
+        with np.load(p) as data:
+            _MODEL_CACHE[key] = CardModel({k: data[k] for k in data.files})
+    return _MODEL_CACHE[key]
+
+
+# ---------------------------------------------------------------- cards -----
+
+def _card_quad(centre, down, scale, geometry) -> np.ndarray:
+    """The card outline (TL, TR, BR, BL) an index reading implies."""
+    cu, cv, w, h = geometry
+    right = right_of(down)
+    tl = centre + right * cu * scale + down * cv * scale
+    return np.array([tl, tl + right * w * scale, tl + right * w * scale + down * h * scale,
+                     tl + down * h * scale])
+
+
+def _nms(readings: list[dict]) -> list[dict]:
+    """One reading per index: the best of hypotheses that overlap."""
+    readings.sort(key=lambda r: -r["confidence"])
+    kept: list[dict] = []
+    for r in readings:
+        if any(np.hypot(*(r["centre"] - k["centre"])) < NMS_RADIUS * max(r["scale"], k["scale"]) for k in kept):
+            continue
+        kept.append(r)
+    return kept
+
+
+def _group(readings: list[dict]) -> list[list[dict]]:
+    """Readings of the same card (its two index corners) grouped together."""
+    groups: list[list[dict]] = []
+    for r in sorted(readings, key=lambda r: -r["confidence"]):
+        c = r["quad"].mean(axis=0)
+        for g in groups:
+            g0 = g[0]
+            c0 = g0["quad"].mean(axis=0)
+            h = np.linalg.norm(g0["quad"][3] - g0["quad"][0])
+            anti = float(np.dot(r["down"], g0["down"])) < -0.85
+            if anti and np.hypot(*(c - c0)) < 0.35 * h and len(g) < 2:
+                g.append(r)
+                break
+        else:
+            groups.append([r])
+    # one pack has each card once: the same card read twice nearby is one card seen at both corners
+    merged: list[list[dict]] = []
+    for g in groups:
+        ids = {r["card"] for r in g}
+        c = np.mean([r["quad"].mean(axis=0) for r in g], axis=0)
+        h = np.linalg.norm(g[0]["quad"][3] - g[0]["quad"][0])
+        for m in merged:
+            if len(ids) == 1 and {r["card"] for r in m} == ids and len(m) + len(g) <= 2:
+                cm = np.mean([r["quad"].mean(axis=0) for r in m], axis=0)
+                if np.hypot(*(c - cm)) < 1.2 * h and float(np.dot(g[0]["down"], m[0]["down"])) < -0.5:
+                    m.extend(g)
+                    break
+        else:
+            merged.append(g)
+    return merged
+
+
+def _work_image(image: np.ndarray) -> tuple[np.ndarray, float]:
+    img = check_frame(image)
+    scale = 1.0
+    if img.shape[1] > WORK_WIDTH * 1.1:
+        scale = WORK_WIDTH / img.shape[1]
+        img = cv2.resize(img, (WORK_WIDTH, int(round(img.shape[0] * scale))), interpolation=cv2.INTER_AREA)
+    return img, scale
+
+
+def read_indices(work: np.ndarray, model: CardModel) -> list[dict]:
+    """Index readings (after suppression of overlapping hypotheses) in work pixels."""
+    cand = index_candidates(work)
+    if len(cand.scale) == 0:
+        return []
+    pr, ps = model.predict(cand.features)
+    p_index = 1.0 - pr[:, -1]
+    out = []
+    for k in np.nonzero(p_index >= 0.5)[0]:
+        rk = int(np.argmax(pr[k, :-1]))
+        sk = int(np.argmax(ps[k]))
+        conf = float(pr[k, rk] / max(1e-9, p_index[k]) * ps[k, sk] * min(1.0, p_index[k] / 0.9))
+        out.append({"centre": cand.centre[k], "down": cand.down[k], "scale": float(cand.scale[k]),
+                    "p_index": float(p_index[k]), "card": RANK_CLASSES[rk] + SUIT_CLASSES[sk],
+                    "confidence": conf,
+                    "quad": _card_quad(cand.centre[k], cand.down[k], cand.scale[k], model.geometry)})
+    return _nms(out)
+
+
+def find_cards(image: np.ndarray, threshold: float = DEFAULT_THRESHOLD, model: CardModel | None = None,
+               regions: bool = True) -> list[dict]:
+    """Cards in a BGR picture, per Contract 2 (card, face, confidence, quad in picture pixels)."""
+    model = model or load_model()
+    work, scale = _work_image(image)
+    readings = read_indices(work, model)
+    cards = []
+    named: list[tuple[np.ndarray, float]] = []
+    for g in sorted(_group(readings), key=lambda g: -max(r["confidence"] for r in g)):
+        # a weak or odd-sized reading inside a card already read (a pip and a corner glyph) is not
+        # another card; a confident one of the right size is a card lying on top of it
+        if any(all(_inside(q, r["centre"]) and (r["confidence"] < threshold or
+                                                 not 0.7 < r["scale"] / sc < 1.4) for r in g)
+               for q, sc in named):
+            continue
+        ids = {r["card"] for r in g}
+        best = max(g, key=lambda r: r["confidence"])
+        if len(ids) > 1 and min(r["confidence"] for r in g) < DISAGREE_IGNORED:
+            # the other corner is a weak guess, not a second opinion
+            card = best["card"] if best["confidence"] >= threshold else None
+            conf = best["confidence"]
+        elif len(ids) > 1:
+            card, conf = None, float(min(r["confidence"] for r in g))
+        else:
+            conf = 1.0 - float(np.prod([1.0 - r["confidence"] for r in g]))
+            card = best["card"] if best["confidence"] >= threshold or (len(g) == 2 and conf >= threshold) else None
+        quad = np.mean([_orient(r["quad"], best["quad"]) for r in g], axis=0)
+        cards.append({"card": card, "face": "up", "confidence": round(conf, 4), "quad": quad})
+        if card is not None:
+            named.append((quad, float(np.mean([r["scale"] for r in g]))))
+    if regions:
+        cards += card_regions(work, [c["quad"] for c in cards])
+    for c in cards:
+        c["quad"] = [[round(float(x) / scale, 1), round(float(y) / scale, 1)] for x, y in c["quad"]]
+    return cards
+
+
+def _inside(quad: np.ndarray, point, shrink: float = 0.9) -> bool:
+    c = quad.mean(axis=0)
+    q = (c + (quad - c) * shrink).astype(np.float32)
+    return cv2.pointPolygonTest(q, (float(point[0]), float(point[1])), False) >= 0
+
+
+def _orient(quad: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """``quad`` with its corners cycled to match ``ref`` (a card read from its other corner is turned 180°)."""
+    best = min(range(4), key=lambda k: float(np.sum((np.roll(quad, -k, axis=0) - ref) ** 2)))
+    return np.roll(quad, -best, axis=0)
+
+
+# -------------------------------------------------------------- regions -----
+
+def _table_model(img: np.ndarray, card_px: float) -> np.ndarray:
+    """The table's colour at every pixel: a median over about a card's length, from a small copy."""
+    h, w = img.shape[:2]
+    f = 4
+    small = cv2.resize(img, (max(1, w // f), max(1, h // f)), interpolation=cv2.INTER_AREA)
+    k = int(max(5, round(1.4 * card_px / f))) | 1
+    med = cv2.medianBlur(small, min(k, 255))
+    return cv2.resize(med, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def foreground_mask(img: np.ndarray, card_px: float) -> np.ndarray:
+    """Pixels that are not table: a colour change, or a brightness change a shadow cannot explain."""
+    bg = _table_model(img, card_px).astype(np.float32) + 8.0
+    f = cv2.GaussianBlur(img, (3, 3), 0).astype(np.float32) + 8.0
+    ratio = f / bg
+    lum = ratio.mean(axis=2)
+    chroma = np.abs(ratio - lum[:, :, None]).max(axis=2) / lum
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    mean = cv2.blur(grey, (5, 5))
+    std = np.sqrt(np.maximum(0, cv2.blur(grey * grey, (5, 5)) - mean * mean))
+    k = int(max(5, round(1.4 * card_px))) | 1
+    table_std = cv2.resize(cv2.medianBlur(cv2.resize(std, (std.shape[1] // 2, std.shape[0] // 2)).astype(np.uint8),
+                                          min(255, k // 2 | 1)), (std.shape[1], std.shape[0])).astype(np.float32)
+    textured = std - table_std > 10
+    mask = (chroma > 0.15) | (lum > 1.3) | (lum < 0.35) | textured
+    mask = mask.astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    k = int(max(5, OPEN_FRACTION * card_px)) | 1
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return mask
+
+
+def card_regions(work: np.ndarray, known_quads: list, model: CardModel | None = None) -> list[dict]:
+    """Card-shaped regions not explained by a reading: face-down cards and unreadable face-up cards."""
+    h, w = work.shape[:2]
+    f = 4
+    half = cv2.resize(work, (w // f, h // f), interpolation=cv2.INTER_AREA)
+    expected = _expected_card_area(known_quads) / (f * f)
+    card_px = np.sqrt(expected * 1.5) if expected else 0.11 * half.shape[1]
+    mask = foreground_mask(half, card_px)
+    known = np.zeros(mask.shape, np.uint8)
+    for q in known_quads:
+        cv2.fillPoly(known, [np.round(np.asarray(q) / f).astype(np.int32)], 255)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    lo_area = 0.45 * expected if expected else 0.002 * mask.size
+    hi_area = 1.8 * expected if expected else 0.06 * mask.size
+    for cnt in contours:
+        area = cv2.contourArea(cnt)
+        if area < lo_area or area > hi_area:
+            continue
+        rect = cv2.minAreaRect(cnt)
+        (rw, rh) = rect[1]
+        if min(rw, rh) < 5:
+            continue
+        fill = area / (rw * rh)
+        aspect = max(rw, rh) / min(rw, rh)
+        if fill < MIN_FILL or not 1.2 <= aspect <= 1.85:
+            continue
+        region = np.zeros(mask.shape, np.uint8)
+        cv2.drawContours(region, [cnt], -1, 255, -1)
+        overlap = cv2.countNonZero(cv2.bitwise_and(region, known)) / max(1.0, area)
+        if overlap > 0.3:
+            continue
+        pix = half[region > 0].astype(np.float32)
+        low = pix.min(axis=1)
+        chroma = pix.max(axis=1) - low
+        top = np.percentile(low, 95)
+        paper = top > 120 and float(np.mean((low > 0.8 * top) & (chroma < 0.25 * top))) > 0.6
+        quad = _portrait_order(cv2.boxPoints(rect) * float(f))
+        out.append({"card": None, "face": "up" if paper else "down", "confidence": 0.0, "quad": quad})
+    return out
+
+
+def _expected_card_area(quads) -> float:
+    if not quads:
+        return 0.0
+    areas = [cv2.contourArea(np.asarray(q, np.float32)) for q in quads]
+    return float(np.median(areas))
+
+
+def _portrait_order(box: np.ndarray) -> np.ndarray:
+    """Corners of a rectangle ordered TL, TR, BR, BL of the card held upright (short side on top)."""
+    box = np.asarray(box, np.float64)
+    c = box.mean(axis=0)
+    ang = np.arctan2(box[:, 1] - c[1], box[:, 0] - c[0])
+    box = box[np.argsort(ang)]                 # clockwise in image coordinates (y down)
+    if np.linalg.norm(box[1] - box[0]) > np.linalg.norm(box[2] - box[1]):
+        box = np.roll(box, -1, axis=0)
+    return box
