@@ -34,7 +34,7 @@ PX_PER_MM = 2.0
 SIDE_ZONE = 160.0           # mm left and right of the board searched for loose pieces
 SIDE_GAP = 6.0
 RING_PERCENTILE = 25.0      # the rim must show nearly all the way round
-MAX_LOOSE_CANDIDATES = 40   # rings looked at beside the board, strongest first
+MAX_LOOSE_CANDIDATES = 30   # rings looked at beside the board, strongest first
 TEXTURE_FACTOR = 1.0        # beside the board the rim must also beat the cloth's own pattern
 PRESENCE_MIN = 1.5          # ring edge strength (grey levels per pixel) that makes a piece
 FACE_SPREAD_MAX = 22.0      # a piece's face is plain: brightness spread (std) inside it below this
@@ -103,12 +103,19 @@ def _colour(lum, x, y, r) -> tuple[str | None, float]:
     return ("white" if ratio > WHITE_RATIO else "black"), ratio
 
 
-def _side_pieces(gray, lum, gx, gy, inside, x0_px, x1_px, r):
-    """Loose pieces in a column of the top-down picture: list of (x, y, colour)."""
-    h = gray.shape[0]
+def _zone_in_view(image_shape, H, x0_mm, x1_mm, y0_mm, y1_mm) -> bool:
+    """True when the zone's corners (board mm) all fall inside the picture (a little slack)."""
+    h, w = image_shape[:2]
+    pts = mm_to_px(H, [(x0_mm, y0_mm), (x1_mm, y0_mm), (x1_mm, y1_mm), (x0_mm, y1_mm)])
+    slack = 0.03 * (x1_mm - x0_mm)
+    return bool(((pts[:, 0] >= -slack) & (pts[:, 0] <= w + slack) & (pts[:, 1] >= -slack)
+                 & (pts[:, 1] <= h + slack)).all())
+
+
+def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
+    """Loose pieces in a column of the top-down picture: list of (x, y, colour); None if out of view."""
     x0_px, x1_px = max(0, int(x0_px)), min(gray.shape[1], int(x1_px))
-    zone_inside = inside[:, x0_px:x1_px]
-    if zone_inside.size == 0 or (zone_inside > 0).mean() < 0.9:
+    if not in_view or x1_px <= x0_px:
         return None
     mag = np.hypot(gx[:, x0_px:x1_px], gy[:, x0_px:x1_px])
     half = cv2.resize(mag, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
@@ -124,7 +131,7 @@ def _side_pieces(gray, lum, gx, gy, inside, x0_px, x1_px, r):
     order = np.argsort(-resp[ys, xs])[:MAX_LOOSE_CANDIDATES]
     found = []
     cands = []
-    strength, bx, by = _best_rings(gx, gy, np.c_[xs[order] + x0_px, ys[order]], r, 4)
+    strength, bx, by = _best_rings(gx, gy, np.c_[xs[order] + x0_px, ys[order]], r, 2)
     for s, x, y in zip(strength, bx, by):
         if s >= PRESENCE_MIN and s >= TEXTURE_FACTOR * _texture(gx, gy, x, y, r):
             cands.append((float(s), float(x), float(y)))
@@ -148,7 +155,8 @@ def read(image, calibration=None) -> dict:
                             "/ nu se vede tabla de Tintar (conturul nu este pătrat)")
     H = board_homography(corners, TINTAR_SIZE, TINTAR_SIZE)
     x0 = -SIDE_ZONE - SIDE_GAP
-    top, inside = top_down(image, H, x0, -8.0, TINTAR_SIZE + SIDE_ZONE + SIDE_GAP, TINTAR_SIZE + 8.0, PX_PER_MM)
+    top, _ = top_down(image, H, x0, -8.0, TINTAR_SIZE + SIDE_ZONE + SIDE_GAP, TINTAR_SIZE + 8.0, PX_PER_MM,
+                      with_inside=False)
     gray = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
     lum = gray.astype(np.float32)
     gx, gy = gradients(gray)
@@ -162,8 +170,11 @@ def read(image, calibration=None) -> dict:
                                    int(4 * PX_PER_MM))
     for name, s, x, y in zip(TINTAR_POINTS, strength, bx, by):
         result[name] = _colour(lum, x, y, r)[0] if s >= PRESENCE_MIN else None
-    left = _side_pieces(gray, lum, gx, gy, inside, 0, SIDE_ZONE * PX_PER_MM, r)
-    right = _side_pieces(gray, lum, gx, gy, inside, (TINTAR_SIZE + SIDE_GAP - x0) * PX_PER_MM, top.shape[1], r)
+    left_in = _zone_in_view(image.shape, H, x0, -SIDE_GAP, 0.0, TINTAR_SIZE)
+    right_in = _zone_in_view(image.shape, H, TINTAR_SIZE + SIDE_GAP, TINTAR_SIZE + SIDE_GAP + SIDE_ZONE, 0.0,
+                             TINTAR_SIZE)
+    left = _side_pieces(gray, lum, gx, gy, left_in, 0, SIDE_ZONE * PX_PER_MM, r)
+    right = _side_pieces(gray, lum, gx, gy, right_in, (TINTAR_SIZE + SIDE_GAP - x0) * PX_PER_MM, top.shape[1], r)
     for key, pieces in (("in_hand", left), ("captured", right)):
         result[key] = None if pieces is None else {
             "white": sum(1 for p in pieces if p[2] == "white"),
