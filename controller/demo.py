@@ -64,7 +64,7 @@ TINTAR_SCRIPT = [
     ("place", 1, "f4"),
 ]
 
-PILE_ANGLES = (-12, 7, -5, 11, -9, 4, -14, 9, -3, 13, -7, 6)
+PILE_ANGLE = 6.0
 SEAT_EDGE_MM = {0: (400.0, 560.0), 1: (-110.0, 225.0), 2: (400.0, -110.0)}
 PILE_MM = (400.0, 225.0)
 STOCK_MM = (615.0, 225.0)
@@ -126,18 +126,14 @@ def tintar_states(script=TINTAR_SCRIPT):
 # Rendering
 
 def _pile_cards(pile: tuple[str, ...], fanned: frozenset = frozenset()) -> list[dict]:
-    """A pile as players make it: each card dropped on the one before, a few
-    mm off and turned a little; cards put down together (``fanned``: their
-    indices in the pile, all but the last) lie fanned out to the left so
-    that both show."""
+    """A neat pile: each card squarely on the one before, so that only the
+    top card shows; cards put down together (``fanned``: their indices in
+    the pile, all but the last) lie fanned out to the left so that both
+    show."""
     cards = []
     for i, card in enumerate(pile):
-        dx = ((i * 37) % 7) - 3
-        dy = ((i * 53) % 7) - 3
-        if i in fanned:
-            dx -= 30
-        cards.append({"card": card, "x": PILE_MM[0] + dx, "y": PILE_MM[1] + dy,
-                      "angle": float(PILE_ANGLES[i % len(PILE_ANGLES)])})
+        dx = -60.0 if i in fanned else 0.0
+        cards.append({"card": card, "x": PILE_MM[0] + dx, "y": PILE_MM[1], "angle": PILE_ANGLE})
     return cards
 
 

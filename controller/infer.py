@@ -55,6 +55,8 @@ UNCLEAR_MESSAGES = {
     "board_differs": {"ro": "Tabla nu arată ca în joc. Vă rog, refaceți tabla.",
                       "en": "The board does not look like the game. Please set it back."},
     "unreadable_board": {"ro": "Nu văd tabla de țintar.", "en": "I cannot see the Tintar board."},
+    "table_unclear": {"ro": "Masa nu mai e limpede după o schimbare neclară. Vă rog, refaceți masa.",
+                      "en": "The table is not clear after an unclear change. Please put it back."},
     "unsure_card": {"ro": "Nu sunt sigur ce carte s-a pus ({cards}). Vă rog, îndreptați cartea.",
                     "en": "I am not sure which card was put down ({cards}). Please straighten it."},
 }
@@ -104,7 +106,9 @@ def infer_macao(game, before: dict, after: dict, hand_zones, layout) -> Inferred
     # Cards put down together: the engine wants them in the order put down.
     # The camera cannot always tell the order, so every order is offered and
     # the referee takes the first one the engine accepts.
-    sure = not set(added) & set(after.get("unsure", []))
+    # Not sure: a card read without certainty, or another card put down
+    # with it that could not be read (the move may hold more cards).
+    sure = not set(added) & set(after.get("unsure", [])) and unread_more <= 0
     return Inferred(tuple(" ".join(p) for p in permutations(added)), seat, sure)
 
 

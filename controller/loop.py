@@ -88,6 +88,10 @@ class Referee:
         self.game_no = 1
         self.frame = 0
         self.flag_key: str | None = None
+        # After an unclear change the referee is not sure what the table
+        # holds (a move it could not read?): until the table is settled
+        # again, nothing is flagged illegal.
+        self.table_unclear = False
         self.last_verdict: dict | None = None
         self.timings: list[dict] = []      # per stable scene: when it settled, judged, published
         if self.kind == "tintar":
@@ -109,7 +113,7 @@ class Referee:
                 "game": self.game.to_json() if self.game is not None else None,
                 "reference": self.reference, "refs": self.refs, "seq": self.seq, "game_no": self.game_no,
                 "names": self.names, "frame": self.frame, "flag_key": self.flag_key,
-                "last_verdict": self.last_verdict}
+                "table_unclear": self.table_unclear, "last_verdict": self.last_verdict}
 
     def _emit(self, events: list[dict], entries: list[tuple[str, dict]] = (), snapshot: bool = False) -> None:
         """Number the events, journal them (with a snapshot) in one
@@ -269,6 +273,8 @@ class Referee:
         elif not result.sure:
             # The engine would flag it, but the camera is not sure of the card.
             self._unclear("unsure_card", {"cards": chosen}, st)
+        elif self.table_unclear:
+            self._unclear("table_unclear", {}, st)
         else:
             self._illegal(chosen, acting, verdict, st)
         self.timings.append({"frame": st.frame, "stable": t_stable, "verdict": t_verdict,
@@ -283,6 +289,7 @@ class Referee:
             return
         was_flagged = self.flag_key is not None
         self.flag_key = None
+        self.table_unclear = False
         self.refs.append(self.reference)
         if new_reference:
             self.reference = st.scene
@@ -344,6 +351,7 @@ class Referee:
         if key == self.flag_key:
             return
         self.flag_key = key
+        self.table_unclear = True
         text = engine_message.message(self.lang) if engine_message is not None else \
             unclear_message(code, args, self.lang)
         both = {lang: (engine_message.message(lang) if engine_message is not None
@@ -357,6 +365,7 @@ class Referee:
 
     def _put_right(self) -> None:
         self.flag_key = None
+        self.table_unclear = False
         self.log(f"[{self.frame:05d}] {word('put_right', self.lang)}")
         self._emit([{"kind": "put_right"}], snapshot=True)
         if self.feedback is not None:
@@ -407,6 +416,7 @@ class Referee:
             self.reference = None
             self.refs = []
             self.flag_key = None
+            self.table_unclear = False
             self.last_verdict = None
             self.stability.reset()
             self.log(f"  {word('new_game', self.lang)} (#{self.game_no})")
@@ -425,6 +435,7 @@ class Referee:
                 return self._refuse(cmd, f"undo: {exc}")
             self.reference = self.refs.pop() if self.refs else self.reference
             self.flag_key = None
+            self.table_unclear = False
             self.stability.reset(self.reference)
             self.log(f"  undo: {undone.text}")
             self._emit([{"kind": "undo", "move": undone.text, "seat": undone.seat}], [entry], snapshot=True)
@@ -479,6 +490,7 @@ class Referee:
         self.names = snap["names"]
         self.frame = snap["frame"]
         self.flag_key = snap["flag_key"]
+        self.table_unclear = snap.get("table_unclear", False)
         self.last_verdict = snap["last_verdict"]
         self.stability.reset(self.reference)
         self._turn_led()

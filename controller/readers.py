@@ -3,13 +3,11 @@
 * :class:`CardTableReader` (Macao): the hand detector (vision.hands) first;
   with no hand in view the cards are read (vision.see, Contract 2) and each
   face-up card whose centre lies in the layout's pile zone (table mm, via
-  the ArUco calibration) goes into the scene by name.  Face-up regions
-  without a reading are left out: the card reader reports such regions for
-  parts of cards whose index it did read, so counting them would make the
-  scene flicker; a card that cannot be read is simply not seen (a missed
-  move, never a false flag).  A card read only once and below
-  ``sure_confidence`` is listed in ``unsure`` too: a move with such a card
-  may be played, but is never flagged illegal (the referee asks instead).
+  the ArUco calibration) goes into the scene by name; face-up cards whose
+  index could not be read are counted (``pile_unread``).  A card read only
+  once and below ``sure_confidence`` is listed in ``unsure`` too.  A move
+  with an unsure card, or made while a new unreadable card appeared, may
+  be played but is never flagged illegal (the referee asks instead).
 * :class:`TintarReader`: the hand detector, then vision.morris on the board.
 
 A reader remembers the last picture it read: a frame identical to it (a
@@ -63,16 +61,20 @@ class CardTableReader:
         cards = self.see(frame, "cards")["cards"]
         x0, y0, x1, y1 = self.layout["zones"]["pile"]["rect"]
         readings: dict[str, list[float]] = {}
+        unread = 0
         for c in cards:
-            if c.get("face") != "up" or not c.get("card"):
+            if c.get("face") != "up":
                 continue
             cx, cy = self.calibration.px_to_mm(np.asarray(c["quad"], np.float64)).mean(axis=0)
             if x0 <= cx <= x1 and y0 <= cy <= y1:
-                readings.setdefault(c["card"], []).append(float(c.get("confidence", 0.0)))
+                if c.get("card"):
+                    readings.setdefault(c["card"], []).append(float(c.get("confidence", 0.0)))
+                else:
+                    unread += 1
         # Sure: read at both index corners, or once with a high confidence.
         unsure = [card for card, conf in readings.items()
                   if len(conf) < 2 and max(conf) < self.sure_confidence]
-        obs = Observation({"pile": sorted(readings), "unsure": sorted(unsure)})
+        obs = Observation({"pile": sorted(readings), "unsure": sorted(unsure), "pile_unread": unread})
         self._last = (key, obs)
         return obs
 

@@ -213,7 +213,8 @@ def test_a_card_the_camera_is_not_sure_of_is_never_flagged(table):
     assert "illegal" not in t.kinds()
     assert t.kinds()[-1] == "unclear"
     assert not t.feedback.snapshot()["red"]
-    # The same card read with certainty is flagged.
+    # Put back, then the same card read with certainty is flagged.
+    t.play(hand("seat0", "pile"), pile("7H"))
     t.play(hand("seat0", "pile"), [Observation({"pile": ["7H", "9C"], "unsure": []})] * 3)
     assert t.kinds()[-1] == "illegal"
 
@@ -267,3 +268,19 @@ def test_an_old_card_peeking_out_of_the_pile_is_not_a_move(table):
     t.play(hand("seat1", "pile"), pile("7H", "8C"))
     assert [e["move"] for e in t.journal.entries("event") if e["kind"] == "move"] == ["8H", "8C"]
     assert "illegal" not in t.kinds()
+
+
+def test_after_an_unclear_change_nothing_is_flagged_until_the_table_settles(table):
+    t = table
+    t.play(pile("7H"))
+    # Seat 0 puts down a card the camera cannot read: unclear.
+    t.play(hand("seat0", "pile"), pile("7H", unread=1))
+    # Seat 1 then plays 9C, which the engine would call out of turn: not flagged,
+    # the camera may have missed seat 0's move.
+    t.play(hand("seat1", "pile"), pile("7H", "9C", unread=1))
+    assert "illegal" not in t.kinds() and t.kinds()[-1] == "unclear"
+    # The table is put back as the game knows it: settled; now a flag counts again.
+    t.play(hand("seat1", "pile"), pile("7H"))
+    assert t.kinds()[-1] == "put_right"
+    t.play(hand("seat1", "pile"), pile("7H", "9C"))
+    assert t.kinds()[-1] == "illegal"

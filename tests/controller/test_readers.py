@@ -35,7 +35,7 @@ def test_card_reader_keeps_the_pile_and_marks_unsure_cards():
     table = np.full((900, 1600, 3), (40, 120, 40), np.uint8)
     obs = reader(table)
     assert not obs.hand
-    assert obs.scene == {"pile": ["7H", "9C"], "unsure": ["9C"]}
+    assert obs.scene == {"pile": ["7H", "9C"], "unsure": ["9C"], "pile_unread": 1}
     assert reader(table.copy()) == obs and calls == ["cards"]     # the same picture is read once
 
 
