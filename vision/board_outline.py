@@ -10,8 +10,8 @@ When a ``Calibration`` (ArUco markers, vision.calibrate) is at hand, readers
 may pass the frame already rectified; this module only needs the pixels.
 
 Errors are ``BoardNotFound`` (no board in view) and ``BoardPartlyInView``
-(the board runs off the picture), both ValueError subclasses with an English
-and Romanian message.
+(the board runs off the picture), both ValueError subclasses (through
+vision.see.SeeError) with an English and Romanian message.
 """
 
 from __future__ import annotations
@@ -19,12 +19,15 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+# SeeError (a ValueError) is what ``masa see`` reports as a message, not a traceback.
+from vision.see import SeeError
 
-class BoardNotFound(ValueError):
+
+class BoardNotFound(SeeError):
     """No board could be found in the picture."""
 
 
-class BoardPartlyInView(ValueError):
+class BoardPartlyInView(SeeError):
     """The board runs off the edge of the picture."""
 
 

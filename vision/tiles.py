@@ -31,6 +31,7 @@ import numpy as np
 
 from vision import imaging
 from vision.board_outline import edge_enclosed_mask, foreground_mask
+from vision.see import SeeError
 from vision.render_boards import TILE_COLOURS, TILE_FACE, TILE_H, TILE_W, draw_tile_glyph
 
 __all__ = ["read", "annotate", "NoTilesFound"]
@@ -46,7 +47,7 @@ OPEN_PX = 11                      # opening (pixels at the search scale) that re
 FILL_MIN = 0.82                   # a meld fills its outline's rectangle at least this much
 
 
-class NoTilesFound(ValueError):
+class NoTilesFound(SeeError):
     """No rummy tile could be found in the picture."""
 
 

@@ -71,3 +71,12 @@ def test_annotate_draws_on_a_copy():
     got = morris.read(img)
     out = morris.annotate(img, got)
     assert out.shape == img.shape and not np.array_equal(out, img)
+
+
+def test_masa_see_dispatch_and_clear_error():
+    from vision.see import SeeError, see
+    board, in_hand, captured = _position()
+    img, _ = rb.render_tintar(board, in_hand, captured, rng=1, conditions=CLEAN)
+    assert see(img, kind="tintar")["tintar"]["a1"] == "white"
+    with pytest.raises(SeeError, match="nu se vede"):
+        see(imaging.table_background("wood", (1280, 720), 2), kind="tintar")
