@@ -137,3 +137,20 @@ def test_broker_restart_mid_game_loses_no_event(which, request, subscriber_facto
     assert [e["seq"] for e in sub.events()] == list(range(1, ref.seq + 1))
     assert [e["kind"] for e in sub.events()] == MACAO_EVENTS
     pub.stop()
+
+
+@pytest.mark.slow
+def test_the_demo_through_real_rendering_and_vision(broker, subscriber_factory, tmp_path, capsys):
+    """The same events as the scene double, from rendered pictures read by the
+    real hand detector, card reader and Tintar board reader."""
+    pytest.importorskip("vision.morris")
+    model = Path(__file__).resolve().parents[2] / "vision" / "models" / "cards.npz"
+    sub = subscriber_factory(broker.port)
+    path = tmp_path / "j.db"
+    assert masa(["demo", "--mqtt", broker.url, "--journal", str(path)]) == 0
+    out = capsys.readouterr().out
+    if "!!" in out:
+        if not model.exists():
+            pytest.skip("the card model vision/models/cards.npz is not built: Macao ran on the script's scenes")
+        pytest.fail("the card reader did not read the demo's starting card:\n" + out)
+    _check_demo(path, sub, out)
