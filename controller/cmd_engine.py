@@ -26,7 +26,6 @@ import sys
 from pathlib import Path
 
 from engine import IllegalMove, create_game, game_class, list_games, load_game
-from engine.core import MESSAGES
 
 TEXT = {
     "ro": {"illegal": "ILEGAL", "unsure": "acceptat, neverificabil", "over": "Jocul s-a terminat.",
@@ -123,8 +122,9 @@ def build_game(args):
 
 def print_events(events, lang: str) -> None:
     for e in events:
-        if "event_" + e.kind in MESSAGES:
-            print(f"  {e.message(lang)}")
+        text = e.message(lang)
+        if text != "event_" + e.kind:  # the game has a sentence for it
+            print(f"  {text}")
         else:
             data = " ".join(f"{k}={v}" for k, v in e.data.items())
             seat = f" seat {e.seat + 1}" if isinstance(e.seat, int) else ""

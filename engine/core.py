@@ -46,12 +46,22 @@ MESSAGES: dict[str, dict[str, str]] = {
 }
 
 
-def register_messages(messages: dict[str, dict[str, str]]) -> None:
-    """Add a game's verdict sentences (code -> {"ro": ..., "en": ...})."""
+def register_messages(messages: dict[str, dict[str, str]], game: str = "") -> None:
+    """Add sentences (code -> {"ro": ..., "en": ...}).
+
+    Verdict codes are shared by all games (``not_your_turn`` means the same
+    everywhere), so registering a code again with other words is an error.
+    A game's event sentences are its own: register them with ``game=<id>``
+    and ``Event.message`` finds them first for that game's events.
+    """
     for code, texts in messages.items():
         if "ro" not in texts or "en" not in texts:
             raise ValueError(f"message {code!r} needs both 'ro' and 'en'")
-        MESSAGES[code] = texts
+        key = f"{game}:{code}" if game else code
+        if key in MESSAGES and MESSAGES[key] != texts:
+            raise ValueError(f"message {key!r} is registered twice with different words; "
+                             f"give a game's own sentences with register_messages(..., game=<id>)")
+        MESSAGES[key] = texts
 
 
 def _speak(key: str, value: Any, lang: str) -> str:
@@ -70,8 +80,9 @@ def _speak(key: str, value: Any, lang: str) -> str:
     return str(value)
 
 
-def format_message(code: str, args: dict, lang: str = "ro") -> str:
-    texts = MESSAGES.get(code)
+def format_message(code: str, args: dict, lang: str = "ro", game: str = "") -> str:
+    """The sentence for ``code`` in ``lang``: the game's own first, then the shared one."""
+    texts = (MESSAGES.get(f"{game}:{code}") if game else None) or MESSAGES.get(code)
     if texts is None:
         return code
     template = texts.get(lang) or texts["en"]
@@ -173,12 +184,14 @@ class Event:
     kind: str
     seat: int | None = None
     data: dict = field(default_factory=dict)
+    # the game that produced it (set by Game.play), for the game's own sentences
+    game: str = field(default="", compare=False)
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "seat": self.seat, **self.data}
 
     def message(self, lang: str = "ro") -> str:
-        return format_message("event_" + self.kind, {"seat": self.seat, **self.data}, lang)
+        return format_message("event_" + self.kind, {"seat": self.seat, **self.data}, lang, self.game)
 
 
 # --------------------------------------------------------------------------
@@ -326,7 +339,7 @@ class Game(ABC):
         verdict = self.check(m)
         if not verdict.ok:
             raise IllegalMove(verdict)
-        events = self._apply(m)
+        events = [e if e.game else replace(e, game=self.id) for e in self._apply(m)]
         self._moves.append(m)
         return events
 

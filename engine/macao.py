@@ -132,6 +132,10 @@ register_messages({
     "bad_request": {"ro": "Valetul cere un număr: 5, 6, 7, 8, 9, 10 sau damă; asul cere o culoare.",
                     "en": "A jack asks for a rank (5 6 7 8 9 10 Q); an ace asks for a suit."},
     "blocked": {"ro": "Nimeni nu mai poate pune sau trage.", "en": "No one can play or draw any more."},
+})
+
+# The game's own event sentences (Event.message finds them for this game's events).
+register_messages({
     "event_played": {"ro": "Jucătorul {seat_name} a pus {cards}.", "en": "Player {seat_name} put down {cards}."},
     "event_drew": {"ro": "Jucătorul {seat_name} a tras {count} carte.", "en": "Player {seat_name} drew {count} card."},
     "event_penalty": {"ro": "Jucătorul {player} are de luat {count} cărți.",
@@ -149,7 +153,7 @@ register_messages({
     "event_out": {"ro": "Jucătorul {seat_name} a terminat cărțile (locul {place}).",
                   "en": "Player {seat_name} is out of cards (place {place})."},
     "event_game_over": {"ro": "Jocul s-a terminat; pierde: {losers}.", "en": "Game over; losing: {losers}."},
-})
+}, game="macao")
 
 
 def _colour(card: str) -> str:

@@ -152,12 +152,6 @@ register_messages({
     "camera_impossible_position": {"ro": "Camera a văzut o poziție imposibilă ({detail}); verificați tabla.",
                                    "en": "The camera saw an impossible position ({detail}); please check the "
                                          "board."},
-    "event_dice_rolled": {"ro": "{colour} a dat {dice}.", "en": "{colour} rolled {dice}."},
-    "event_checkers_moved": {"ro": "{colour} a mutat {play}.", "en": "{colour} played {play}."},
-    "event_no_play": {"ro": "{colour} nu poate muta cu {dice} și pierde rândul.",
-                   "en": "{colour} cannot move with {dice} and loses the turn."},
-    "table_event_game_over": {"ro": "{colour} a scos toate piesele și câștigă {points} {unit} ({kind}).",
-                        "en": "{colour} has borne off all checkers and wins {points} {unit} ({kind})."},
     "table_no_cube": {"ro": "Se joacă fără cubul de dublare.", "en": "This game is played without the cube."},
     "table_answer_double": {"ro": "Întâi se răspunde la dublare: primesc (take) sau refuz (drop).",
                             "en": "First answer the double: take or drop."},
@@ -172,13 +166,23 @@ register_messages({
                            "en": "The engine rolls the dice: write just 'roll'."},
     "table_roll_needs_numbers": {"ro": "Scrieți zarurile de pe masă, de exemplu 'roll 5 2'.",
                                  "en": "Give the dice on the table, e.g. 'roll 5 2'."},
+})
+
+# The game's own event sentences (Event.message finds them for this game's events).
+register_messages({
+    "event_dice_rolled": {"ro": "{colour} a dat {dice}.", "en": "{colour} rolled {dice}."},
+    "event_checkers_moved": {"ro": "{colour} a mutat {play}.", "en": "{colour} played {play}."},
+    "event_no_play": {"ro": "{colour} nu poate muta cu {dice} și pierde rândul.",
+                   "en": "{colour} cannot move with {dice} and loses the turn."},
+    "event_game_over": {"ro": "{colour} a scos toate piesele și câștigă {points} {unit} ({kind}).",
+                        "en": "{colour} has borne off all checkers and wins {points} {unit} ({kind})."},
     "event_doubled": {"ro": "{colour} dublează la {cube}.", "en": "{colour} doubles to {cube}."},
     "event_took": {"ro": "{colour} primește; cubul este la {cube}.", "en": "{colour} takes; the cube is at {cube}."},
     "event_dropped": {"ro": "{colour} refuză dublarea.", "en": "{colour} drops the double."},
     "event_match_over": {"ro": "{colour} câștigă meciul, {score}.", "en": "{colour} wins the match, {score}."},
     "event_new_game": {"ro": "Jocul {number} începe; scorul {score}.",
                        "en": "Game {number} begins; the score is {score}."},
-})
+}, game="table")
 
 _DETAILS = {
     "checker_count_changed": {"ro": "s-a schimbat numărul de piese", "en": "the number of checkers changed"},
@@ -921,8 +925,7 @@ class TableEvent(Event):
             args["kind"] = _KIND_WORDS.get(lang, _KIND_WORDS["en"])[args["kind"]]
             one = args["points"] == 1
             args["unit"] = ("punct" if one else "puncte") if lang == "ro" else ("point" if one else "points")
-        key = "table_event_game_over" if self.kind == "game_over" else "event_" + self.kind
-        return format_message(key, args, lang)
+        return format_message("event_" + self.kind, args, lang, self.game or "table")
 
 
 class Table(Game):

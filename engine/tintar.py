@@ -157,11 +157,6 @@ register_messages({
                          "en": "The morris board could not be read."},
     "board_differs": {"ro": "Tabla văzută înainte nu este cea din joc ({points}).",
                       "en": "The board seen before is not the game's board ({points})."},
-    "event_placed": {"ro": "{colour} a așezat pe {point}.", "en": "{colour} placed on {point}."},
-    "event_moved": {"ro": "{colour} a mutat de pe {frm} pe {to}.", "en": "{colour} moved from {frm} to {to}."},
-    "event_mill": {"ro": "Moară! {colour} ia o piesă.", "en": "A mill! {colour} takes a piece."},
-    "event_captured": {"ro": "{colour} a luat piesa de pe {point}.", "en": "{colour} took the piece on {point}."},
-    "tintar_event_game_over": {"ro": "Jocul s-a terminat: {outcome}.", "en": "The game is over: {outcome}."},
     "tintar_outcome_all_captured": {"ro": "{colour} a luat toate piesele adversarului și câștigă",
                              "en": "{colour} has taken all the opponent's pieces and wins"},
     "tintar_outcome_below_three": {"ro": "adversarul a rămas cu mai puțin de trei piese, {colour} câștigă",
@@ -173,6 +168,15 @@ register_messages({
                            "en": "a draw: {moves} moves without a capture"},
 })
 
+# The game's own event sentences (Event.message finds them for this game's events).
+register_messages({
+    "event_placed": {"ro": "{colour} a așezat pe {point}.", "en": "{colour} placed on {point}."},
+    "event_moved": {"ro": "{colour} a mutat de pe {frm} pe {to}.", "en": "{colour} moved from {frm} to {to}."},
+    "event_mill": {"ro": "Moară! {colour} ia o piesă.", "en": "A mill! {colour} takes a piece."},
+    "event_captured": {"ro": "{colour} a luat piesa de pe {point}.", "en": "{colour} took the piece on {point}."},
+    "event_game_over": {"ro": "Jocul s-a terminat: {outcome}.", "en": "The game is over: {outcome}."},
+}, game="tintar")
+
 
 def colour_word(seat: int, lang: str = "ro", capital: bool = False) -> str:
     """The player's colour as a word ("albul" / "white")."""
@@ -181,11 +185,7 @@ def colour_word(seat: int, lang: str = "ro", capital: bool = False) -> str:
 
 
 class TintarEvent(Event):
-    """An event whose sentence names the player by colour in each language.
-
-    The message table is shared by all games and other games say
-    ``event_game_over`` their own way, so Tintar's end is
-    ``tintar_event_game_over``; the other kinds are ``event_<kind>``."""
+    """An event whose sentence names the player by colour in each language."""
 
     def message(self, lang: str = "ro") -> str:
         args = dict(self.data)
@@ -198,8 +198,7 @@ class TintarEvent(Event):
             if winner is not None:
                 outcome_args["colour"] = colour_word(winner, lang)
             args["outcome"] = format_message("tintar_outcome_" + str(reason), outcome_args, lang)
-        key = "tintar_event_game_over" if self.kind == "game_over" else "event_" + self.kind
-        return format_message(key, args, lang)
+        return format_message("event_" + self.kind, args, lang, self.game or "tintar")
 
 
 def _parse_colour(value: Any, where: str) -> int:

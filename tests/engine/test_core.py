@@ -157,3 +157,28 @@ def test_verdict_is_truthy_only_when_ok_and_serialises():
     d = illegal("too_many", limit=2).to_dict()
     assert d["code"] == "too_many" and d["en"] == "You may take at most 2." and d["ok"] is False
     assert Verdict(True, "ok", sure=False) != OK
+
+
+def test_a_verdict_code_cannot_be_registered_twice_with_other_words():
+    register_messages({"core_test_code": {"ro": "unu", "en": "one"}})
+    register_messages({"core_test_code": {"ro": "unu", "en": "one"}})  # the same words: fine
+    with pytest.raises(ValueError, match="registered twice"):
+        register_messages({"core_test_code": {"ro": "doi", "en": "two"}})
+
+
+def test_each_game_speaks_its_own_game_over():
+    """Macao, Table and Tintar each say the end of the game their own way."""
+    import random
+    events = {}
+    for game_id in ("macao", "table", "tintar"):
+        g = engine.create_game(game_id, seed=3)
+        pick = random.Random(3)
+        for _ in range(5000):
+            if g.is_over:
+                break
+            for e in g.play(pick.choice(g.legal_moves())):
+                assert e.game == game_id
+                if e.kind == "game_over":
+                    events[game_id] = e.message("en")
+    assert len(set(events.values())) == 3, events
+    assert all(not text.startswith("event_") for text in events.values())
