@@ -103,7 +103,7 @@ def _has_side_face(gray: np.ndarray, rect) -> bool:
         v = a.ravel()
         return float(np.percentile(v, 75))
     mid = level(face[16:32, 16:32])
-    lo, hi = int(0.08 * size), int(0.26 * size)
+    lo, hi = int(0.04 * size), int(0.13 * size)      # outside the pips (they start 15 % in)
     strips = [face[lo:hi, 8:-8], face[-hi:-lo, 8:-8], face[8:-8, lo:hi], face[8:-8, -hi:-lo]]
     return any(level(st) < SIDE_FACE_SHARE * mid for st in strips)
 
