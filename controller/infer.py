@@ -108,8 +108,14 @@ def infer_macao(game, before: dict, after: dict, hand_zones, layout) -> Inferred
     # the referee takes the first one the engine accepts.
     # Not sure: a card read without certainty, or another card put down
     # with it that could not be read (the move may hold more cards).
-    sure = not set(added) & set(after.get("unsure", [])) and unread_more <= 0
-    return Inferred(tuple(" ".join(p) for p in permutations(added)), seat, sure)
+    unsure = set(added) & set(after.get("unsure", []))
+    sure = not unsure and unread_more <= 0
+    candidates = [" ".join(p) for p in permutations(added)]
+    if unsure and len(added) > len(unsure):
+        # An unsure reading may be a ghost: the cards read with certainty,
+        # alone, may make the move (played if legal, never flagged).
+        candidates += [" ".join(p) for p in permutations([c for c in added if c not in unsure])]
+    return Inferred(tuple(candidates), seat, sure)
 
 
 def infer_tintar(game, before: dict, after: dict, hand_zones, layout) -> Inferred | Unclear | NoChange:

@@ -38,14 +38,40 @@ def scene_key(scene: dict | None) -> str:
     return json.dumps(scene, sort_keys=True, ensure_ascii=False)
 
 
+def _merge_volatile(scenes: list[dict], volatile: tuple[str, ...]) -> dict:
+    """One scene from a run of frames that agree on everything but the
+    volatile fields: lists are joined, numbers take their largest value (the
+    least certain reading wins)."""
+    merged = dict(scenes[-1])
+    for name in volatile:
+        values = [sc[name] for sc in scenes if name in sc]
+        if not values:
+            continue
+        if all(isinstance(v, list) for v in values):
+            merged[name] = sorted({x for v in values for x in v})
+        elif all(isinstance(v, (int, float)) for v in values):
+            merged[name] = max(values)
+    return merged
+
+
 @dataclass
 class Stability:
+    """``frames`` frames in a row that agree, with no hand.  The fields in
+    ``volatile`` (how sure the reader was of a card, how many cards it could
+    not read) may differ from frame to frame without breaking the run: the
+    stable scene carries the least certain of them."""
+
     frames: int = 3
+    volatile: tuple[str, ...] = ("unsure", "pile_unread")
     _key: str | None = None
     _count: int = 0
+    _run: list = field(default_factory=list)
     _last_stable: str | None = None
     _hand_seen: bool = False
     _zones: list[str] = field(default_factory=list)
+
+    def _stable_key(self, scene: dict) -> str:
+        return scene_key({k: v for k, v in scene.items() if k not in self.volatile})
 
     def __post_init__(self):
         if not isinstance(self.frames, int) or self.frames < 1:
@@ -54,8 +80,8 @@ class Stability:
     def reset(self, last_stable: dict | None = None) -> None:
         """Forget the run in progress; ``last_stable`` is the scene the table
         is known to show (after a resume)."""
-        self._key, self._count = None, 0
-        self._last_stable = None if last_stable is None else scene_key(last_stable)
+        self._key, self._count, self._run = None, 0, []
+        self._last_stable = None if last_stable is None else self._stable_key(last_stable)
         self._hand_seen = False
         self._zones = []
 
@@ -65,21 +91,23 @@ class Stability:
             for z in obs.hand_zones:
                 if z not in self._zones:
                     self._zones.append(z)
-            self._key, self._count = None, 0
+            self._key, self._count, self._run = None, 0, []
             return None
         if obs.scene is None:
-            self._key, self._count = None, 0
+            self._key, self._count, self._run = None, 0, []
             return None
-        key = scene_key(obs.scene)
+        key = self._stable_key(obs.scene)
         if key == self._key:
             self._count += 1
+            self._run.append(obs.scene)
         else:
-            self._key, self._count = key, 1
+            self._key, self._count, self._run = key, 1, [obs.scene]
         if self._count != self.frames:
             return None
         if key == self._last_stable and not self._hand_seen:
             return None
-        stable = StableScene(obs.scene, tuple(self._zones), frame, self._hand_seen)
+        scene = _merge_volatile(self._run, self.volatile)
+        stable = StableScene(scene, tuple(self._zones), frame, self._hand_seen)
         self._last_stable = key
         self._hand_seen = False
         self._zones = []

@@ -10,7 +10,8 @@ subscriber timing the arrival of each move event.
 
 Latency is measured from the moment the first frame of the still table
 after a move is handed to the loop; it includes the frames the stability
-check waits for (3).
+check waits for (3 that agree).  The table stays still for 8 frames
+between moves; the demo's commands (the Jack's request) are not sent here.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ def _frames(kind: str, limit: int | None):
     from controller import demo
 
     plan = demo.macao_frames() if kind == "macao" else demo.tintar_frames()
+    # A table stays still longer than the demo shows it: each still picture
+    # twice (8 frames between moves), each copy with its own noise.
+    plan = [item for item in plan for _ in range(2 if item[0] == "still" else 1)]
     if limit:
         plan = plan[:limit]
     frames = demo.Frames(plan, "vision")
@@ -80,7 +84,7 @@ def _run_game(kind: str, limit: int | None, broker_url: str, port: int, workdir:
     t_start = time.perf_counter()
     pending_first = None
     for i, frame in enumerate(noisy):
-        if plan[i][0] == "still" and (i == 0 or plan[i - 1][0] == "hand"):
+        if plan[i][0] != "hand" and (i == 0 or plan[i - 1][0] == "hand"):
             pending_first = time.perf_counter()
         seq_before = ref.seq
         n_timings = len(ref.timings)

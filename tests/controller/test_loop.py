@@ -284,3 +284,12 @@ def test_after_an_unclear_change_nothing_is_flagged_until_the_table_settles(tabl
     assert t.kinds()[-1] == "put_right"
     t.play(hand("seat1", "pile"), pile("7H", "9C"))
     assert t.kinds()[-1] == "illegal"
+
+
+def test_an_unsure_extra_card_does_not_stop_a_legal_move(table):
+    t = table
+    t.play(pile("7H"))
+    # 8H read with certainty, and a ghost KS the reader was not sure of.
+    t.play(hand("seat0", "pile"), [Observation({"pile": ["8H", "KS"], "unsure": ["KS"]})] * 3)
+    assert [e["move"] for e in t.journal.entries("event") if e["kind"] == "move"] == ["8H"]
+    assert "illegal" not in t.kinds()
