@@ -148,7 +148,8 @@ def main(args) -> int:
                 _wait(lambda: not ref.commands.empty(), 5)
                 ref.drain_commands()
                 if ref.seq == before:
-                    print(f"  (the command {payload} did not arrive)", flush=True)
+                    print(f"  ({'comanda' if ro else 'the command'} {json.dumps(payload)} "
+                          f"{'nu a ajuns' if ro else 'did not arrive'})", flush=True)
 
             frames.on_command = send_command
             layout = load_layout("macao-3" if kind == "macao" else "tintar")
