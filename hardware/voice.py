@@ -24,6 +24,7 @@ import threading
 from pathlib import Path
 
 VOICES = {"ro": "ro", "en": "en"}
+LABEL = {"ro": "voce", "en": "voice"}       # how a spoken line shows in the log
 
 
 def espeak_path() -> str | None:
@@ -91,7 +92,7 @@ class Voice:
     def _speak(self, text: str, n: int) -> None:
         if self.backend == "print" or self.echo:
             # One write per line, so that it does not tear with the log's lines.
-            self.out.write(f"  [voce/{self.lang}] {text}\n")
+            self.out.write(f"  [{LABEL[self.lang]}] {text}\n")
             self.out.flush()
         if self.backend == "print":
             return
@@ -105,7 +106,7 @@ class Voice:
                            env={**os.environ, "LC_ALL": "C.UTF-8"})
         except (OSError, subprocess.SubprocessError) as exc:
             self.errors.append(f"{text!r}: {exc}")
-            self.out.write(f"  [voce/{self.lang}] espeak-ng failed: {exc}\n")
+            self.out.write(f"  [{LABEL[self.lang]}] espeak-ng: {exc}\n")
             self.out.flush()
             return
         if self.backend == "wav":

@@ -40,7 +40,7 @@ def _check_demo(journal_path, sub, out):
     assert [(f["seat"], f["move"], f["verdict"]["code"]) for f in flags] == [
         (1, "9C", "wrong_suit_or_rank"), (0, "g7", "not_your_turn")]
     # The spoken reason is the engine's, in Romanian.
-    assert f"[voce/ro] Mutare ilegală: {flags[0]['verdict']['ro']}" in out
+    assert f"[voce] Mutare ilegală: {flags[0]['verdict']['ro']}" in out
     moves = [(e["seat"], e["move"]) for e in events if e["kind"] == "move"]
     assert moves[:4] == [(0, "8H"), (1, "8C"), (2, "JC"), (2, "request 5")]
     assert [e["source"] for e in events if e["kind"] == "move" and "source" in e] == ["mqtt"]
@@ -66,7 +66,7 @@ def test_demo_on_mosquitto(mosquitto, subscriber_factory, tmp_path, capsys):
     path = tmp_path / "j.db"
     assert masa(["demo", "--fast", "--mqtt", mosquitto.url, "--journal", str(path), "--lang", "en"]) == 0
     out = capsys.readouterr().out
-    assert "[voice/en]" not in out and "[voce/en] Illegal move: " in out
+    assert "[voice] Illegal move: " in out
     j = Journal(path)
     assert [e["kind"] for e in j.entries("event")] == DEMO_EVENTS
     assert sub.wait_for(lambda s: len(s.events()) == len(DEMO_EVENTS), timeout=20)

@@ -20,7 +20,7 @@ def test_print_voice_says_once_per_key():
     assert v.say("Mutare ilegală: trebuie să dai culoare", key=("must_follow_suit", 2))
     v.close()
     assert out.getvalue().count("Mutare ilegală") == 2
-    assert "[voce/ro]" in out.getvalue()
+    assert "[voce] Mutare ilegală" in out.getvalue()
 
 
 def test_voice_forget_allows_the_same_flag_again():
