@@ -45,6 +45,7 @@ RANK_CLASSES = list("A23456789TJQK") + [None]
 SUIT_CLASSES = list("SHDC")
 DEFAULT_THRESHOLD = 0.80
 NMS_RADIUS = 0.9          # hypotheses closer than this (in rank-suit distances) read one index
+MIN_REPORTED = 0.3        # weaker readings are not reported at all (a card region may still be)
 DISAGREE_IGNORED = 0.4    # a reading this unsure does not veto the other corner's
 WORK_WIDTH = 1280          # pictures wider than this are read at this width
 PATCH_W, PATCH_H = 20, 32  # the upright index patch, pixels
@@ -198,8 +199,8 @@ def _patch(work: np.ndarray, centre, down, scale) -> np.ndarray:
                           borderMode=cv2.BORDER_REPLICATE)
 
 
-def _hog(grey: np.ndarray) -> np.ndarray:
-    """Histogram of oriented gradients of N x H x W patches: 4x4 cells, 9 bins, 2x2-cell blocks."""
+def _hog_cells(grey: np.ndarray) -> np.ndarray:
+    """Cell histograms of oriented gradients of N x H x W patches: 4x4 cells, 9 unsigned bins."""
     g = np.pad(grey, ((0, 0), (1, 1), (1, 1)), mode="edge")
     gx = g[:, 1:-1, 2:] - g[:, 1:-1, :-2]
     gy = g[:, 2:, 1:-1] - g[:, :-2, 1:-1]
@@ -214,7 +215,12 @@ def _hog(grey: np.ndarray) -> np.ndarray:
     size = n * ch * cw * HOG_BINS
     hist = (np.bincount((base + b0).ravel(), (mag * (1 - frac)).ravel(), size)
             + np.bincount((base + (b0 + 1) % HOG_BINS).ravel(), (mag * frac).ravel(), size))
-    hist = hist.reshape(n, ch, cw, HOG_BINS).astype(np.float32)
+    return hist.reshape(n, ch, cw, HOG_BINS).astype(np.float32)
+
+
+def _hog_blocks(hist: np.ndarray) -> np.ndarray:
+    """2x2-cell blocks, L2-Hys normalised, from N x cells_y x cells_x x bins histograms."""
+    n = len(hist)
     blocks = np.concatenate([hist[:, :-1, :-1], hist[:, 1:, :-1], hist[:, :-1, 1:], hist[:, 1:, 1:]], axis=3)
     norm = np.sqrt((blocks ** 2).sum(axis=3, keepdims=True) + 1e-3)
     blocks = np.minimum(blocks / norm, 0.2)
@@ -222,9 +228,11 @@ def _hog(grey: np.ndarray) -> np.ndarray:
     return blocks.reshape(n, -1)
 
 
-def batch_features(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def batch_features(patches: np.ndarray, turned: bool = False):
     """(features N' x F, kept indices) for N x PATCH_H x PATCH_W x 3 BGR patches; patches that are
-    not dark ink on light paper are dropped."""
+    not dark ink on light paper are dropped.  With ``turned`` also the features of the same patches
+    turned by 180 degrees (same pixels, so same statistics; cells and thumbnail flipped, unsigned
+    gradient bins unchanged): (features, features_turned, kept indices)."""
     pf = patches.astype(np.float32)
     n = len(pf)
     lum = np.minimum(np.minimum(pf[..., 0], pf[..., 1]), pf[..., 2]).reshape(n, -1)
@@ -236,7 +244,8 @@ def batch_features(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     keep = (hi >= 60) & (hi - lo >= 35) & (paper_share >= 0.35) & ink.any(axis=1)
     idx = np.nonzero(keep)[0]
     if len(idx) == 0:
-        return np.zeros((0, 0), np.float32), idx
+        empty = np.zeros((0, 0), np.float32)
+        return (empty, empty, idx) if turned else (empty, idx)
     pf, lum, ink = pf[idx], lum[idx], ink[idx]
     hi, lo, paper_share = hi[idx], lo[idx], paper_share[idx]
     flat = pf.reshape(len(idx), -1, 3)
@@ -250,10 +259,16 @@ def batch_features(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     gmin, gmax = grey.min(axis=1, keepdims=True), grey.max(axis=1, keepdims=True)
     grey = (grey - gmin) / np.maximum(0.05, gmax - gmin)
     grey = grey.reshape(len(idx), PATCH_H, PATCH_W)
-    thumb = grey.reshape(len(idx), PATCH_H // 2, 2, PATCH_W // 2, 2).mean(axis=(2, 4)).reshape(len(idx), -1)
+    thumb = grey.reshape(len(idx), PATCH_H // 2, 2, PATCH_W // 2, 2).mean(axis=(2, 4))
     extra = np.stack([redness * 4, ink_col.mean(axis=1) * 2, paper_share * 2], axis=1)
-    feats = np.concatenate([_hog(grey), thumb, extra], axis=1).astype(np.float32)
-    return feats, idx
+    cells = _hog_cells(grey)
+    m = len(idx)
+    feats = np.concatenate([_hog_blocks(cells), thumb.reshape(m, -1), extra], axis=1).astype(np.float32)
+    if not turned:
+        return feats, idx
+    feats_turned = np.concatenate([_hog_blocks(np.ascontiguousarray(cells[:, ::-1, ::-1])),
+                                   thumb[:, ::-1, ::-1].reshape(m, -1), extra], axis=1).astype(np.float32)
+    return feats, feats_turned, idx
 
 
 def index_candidates(work: np.ndarray) -> Candidates:
@@ -271,9 +286,9 @@ def index_candidates(work: np.ndarray) -> Candidates:
     m = len(pairs)
     one_way = np.stack([_patch(work, centre[k], down[k], scale[k]) for k in range(m)])
     # the other direction samples the same points turned by 180 degrees
-    patches = np.concatenate([one_way, one_way[:, ::-1, ::-1]])
-    feats, keep = batch_features(patches)
-    return Candidates(centre[keep], down[keep], scale[keep], feats)
+    feats, feats_turned, keep = batch_features(one_way, turned=True)
+    both = np.concatenate([keep, keep + m])
+    return Candidates(centre[both], down[both], scale[both], np.vstack([feats, feats_turned]))
 
 
 # --------------------------------------------------------------- model -----
@@ -414,6 +429,8 @@ def find_cards(image: np.ndarray, threshold: float = DEFAULT_THRESHOLD, model: C
             continue
         ids = {r["card"] for r in g}
         best = max(g, key=lambda r: r["confidence"])
+        if best["confidence"] < MIN_REPORTED:
+            continue
         if len(ids) > 1 and min(r["confidence"] for r in g) < DISAGREE_IGNORED:
             # the other corner is a weak guess, not a second opinion
             card = best["card"] if best["confidence"] >= threshold else None
