@@ -136,7 +136,7 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float]:
     x, base, d = axis
     k = PX_PER_MM
     r = CHECKER_R * k
-    ts = np.arange(CHECKER_R - 3.0, max_len_mm - CHECKER_R + 4.0, STEP_MM)
+    ts = np.arange(CHECKER_R - 1.5, max_len_mm - CHECKER_R + 4.0, STEP_MM)
     cx, cy = view.px(x, base)
     # the near arc faces the base: +y (down) for a stack growing upwards
     mid = np.pi / 2 if d < 0 else 3 * np.pi / 2
