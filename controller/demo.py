@@ -1,11 +1,12 @@
 """The demo: a scripted Macao game for three and a Tintar game, rendered frame by frame.
 
 Each script is a list of steps (a card put down, a card drawn, an illegal
-card taken back; a piece placed, moved, captured).  ``build_frames`` turns
-it into the frames a camera would send: for every step a hand reaching in
-from the player's side of the table (a skin-coloured arm painted over the
-picture, moving from frame to frame), then the still table for a few
-frames.  The table pictures come from the vision renderers
+card taken back, a Jack's request sent as a command; a piece placed,
+captured).  ``macao_frames`` / ``tintar_frames`` turn it into the frames a
+camera would send: for every step a hand reaching in from the player's
+side of the table (a skin-coloured arm painted over the picture, moving
+from frame to frame, the card sliding in under it), then the still table
+for a few frames; :class:`Frames` renders them when asked.  The table pictures come from the vision renderers
 (vision.render.render_card_scene with ArUco markers, vision.render_boards.
 render_tintar), so the demo runs through the real calibration, hand
 detection, card and board reading.
@@ -138,12 +139,17 @@ def _pile_cards(pile: tuple[str, ...], fanned: frozenset = frozenset()) -> list[
 
 
 @lru_cache(maxsize=64)
-def render_macao(pile: tuple[str, ...], size: tuple[int, int] = OUT_SIZE, fanned: frozenset = frozenset()):
+def render_macao(pile: tuple[str, ...], size: tuple[int, int] = OUT_SIZE, fanned: frozenset = frozenset(),
+                 sliding: tuple = ()):
+    """The Macao table: stock, pile and ``sliding`` cards ((card, x, y,
+    angle), ...) on their way to the pile."""
     from vision.render import render_card_scene
 
     stock = [{"card": "AS", "x": STOCK_MM[0] + i * 1.5, "y": STOCK_MM[1] - i * 1.5, "angle": 90.0 + i,
               "face": "down"} for i in range(3)]
-    spec = {"cards": stock + _pile_cards(pile, fanned), "table_mm": list(TABLE_MM), "markers": True, "seed": 11,
+    moving = [{"card": c, "x": x, "y": y, "angle": a} for c, x, y, a in sliding]
+    spec = {"cards": stock + _pile_cards(pile, fanned) + moving, "table_mm": list(TABLE_MM), "markers": True,
+            "seed": 11,
             "noise": 1.5, "blur": 0.4, "jpeg": 92, "out_size": list(size), "margin": 0.04,
             "background": "felt", "lighting": "even", "tilt": 4.0}
     img, truth = render_card_scene(spec)
@@ -213,9 +219,15 @@ def macao_frames() -> list:
             start = SEAT_EDGE_MM[seat] if kind != "draw" else (
                 (STOCK_MM[0], SEAT_EDGE_MM[seat][1]) if seat != 1 else SEAT_EDGE_MM[1])
             end = STOCK_MM if kind == "draw" else PILE_MM
-            for i, reach in enumerate((0.55, 0.95, 0.9, 0.5)):
+            for i, reach in enumerate((0.55, 0.8, 0.9, 0.5)):
                 state = before if i < 2 else after
-                plan.append(("hand", "macao", state, start, end, reach, _seat_zones(seat, target)))
+                sliding = ()
+                if kind == "play" and i == 1:
+                    # The card slides in under the hand on its way to the pile.
+                    x = start[0] + (end[0] - start[0]) * 0.75
+                    y = start[1] + (end[1] - start[1]) * 0.75
+                    sliding = tuple((c, x + 12 * k, y, 20.0) for k, c in enumerate(step[2]))
+                plan.append(("hand", "macao", state, start, end, reach, _seat_zones(seat, target), sliding))
         plan.extend([("still", "macao", after)] * STILL_FRAMES)
     return plan
 
@@ -289,10 +301,11 @@ class Frames:
             return Observation({"pile": [item[2].pile[-1]] if item[2].fanned == frozenset() else
                                 sorted(item[2].pile[i] for i in (*item[2].fanned, len(item[2].pile) - 1)),
                                 "unsure": []})
-        img, H = render_macao(item[2].pile, self.size, item[2].fanned)
         if item[0] == "hand":
-            _, _, _, start, end, reach, _ = item
+            _, _, state, start, end, reach, _, sliding = item
+            img, H = render_macao(state.pile, self.size, state.fanned, sliding)
             return paint_arm(img, H, start, end, reach)
+        img, H = render_macao(item[2].pile, self.size, item[2].fanned)
         return img
 
     def _tintar(self, item):
