@@ -93,6 +93,12 @@ def main(args) -> int:
     if args.resume and not Path(args.journal).is_file():
         print(f"masa demo: no journal {args.journal} to resume", file=sys.stderr)
         return 2
+    if args.voice == "wav" and not args.wav_dir:
+        print("masa demo: --voice wav needs --wav-dir FOLDER", file=sys.stderr)
+        return 2
+    if args.pace < 0:
+        print("masa demo: --pace must be 0 or more seconds", file=sys.stderr)
+        return 2
     try:
         address = parse_url(args.mqtt) if args.mqtt else None
     except ValueError as exc:

@@ -160,3 +160,14 @@ def test_the_demo_through_real_rendering_and_vision(broker, subscriber_factory, 
             pytest.skip("the card model vision/models/cards.npz is not built: Macao ran on the script's scenes")
         pytest.fail("the card reader did not read the demo's starting card:\n" + out)
     _check_demo(path, sub, out)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--voice", "wav"], "--wav-dir"),
+    (["--mqtt", "http://host"], "scheme"),
+    (["--resume"], "--journal"),
+    (["--pace", "-1"], "--pace"),
+])
+def test_demo_bad_options_exit_2(argv, words, capsys):
+    assert masa(["demo", "--fast", *argv]) == 2
+    assert words in capsys.readouterr().err
