@@ -85,6 +85,7 @@ def main(args) -> int:
         source = open_source(cam["source"], (cam["width"], cam["height"]))
         journal = Journal(cfg["journal"]["path"])
         serial_link = SerialLink(cfg["serial"]["port"], cfg["serial"]["baud"]) if cfg["serial"]["port"] else None
+        feedback = Feedback(players, pins=cfg["pins"], serial_link=serial_link)
     except ValueError as exc:
         print(f"masa run: {exc}", file=sys.stderr)
         return 2
@@ -103,7 +104,6 @@ def main(args) -> int:
           f"journal {cfg['journal']['path']}", flush=True)
     publisher = Publisher(url, table_id=cfg["table"]["id"], ca_file=cfg["mqtt"]["ca_file"] or None,
                           insecure=cfg["mqtt"]["insecure"]).start()
-    feedback = Feedback(players, pins=cfg["pins"], serial_link=serial_link)
     voice = Voice(cfg["voice"]["lang"], backend=cfg["voice"]["backend"])
     reader = _reader(game, layout, cfg, resilient, CardTableReader, TintarReader)
     if reader is None:

@@ -30,7 +30,7 @@ DEFAULTS: dict = {
 }
 
 _CHOICES = {("table", "lang"): ("ro", "en"), ("voice", "lang"): ("ro", "en"),
-            ("voice", "backend"): ("auto", "espeak", "wav", "print")}
+            ("voice", "backend"): ("auto", "espeak", "print")}
 
 
 def _fail(where: str, msg: str):
@@ -100,6 +100,9 @@ def validate(data: dict, where: str = "masa.toml") -> dict:
         _check_pin(where, f"[pins] seat_leds[{i}]", p)
     for key in ("green", "red", "buzzer"):
         _check_pin(where, f"[pins] {key}", pins[key])
+    seats = 2 if cfg["game"]["id"] == "tintar" else cfg["game"]["players"]
+    if len(pins["seat_leds"]) < seats:
+        _fail(where, f"[pins] seat_leds names {len(pins['seat_leds'])} pins for {seats} seats")
     for name, pin in cfg["buttons"].items():
         if name not in ("undo", "new_game"):
             _fail(where, f"[buttons] {name!r}: a button gives undo or new_game")

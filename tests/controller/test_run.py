@@ -54,3 +54,7 @@ def test_run_bad_options(tmp_path, capsys):
     bad.write_text("[pins]\ngreen = 'x'\n")
     assert masa(["run", "--config", str(bad), "--camera", str(tmp_path)]) == 2
     assert "[pins] green must be a GPIO number" in capsys.readouterr().err
+    few = tmp_path / "few.toml"
+    few.write_text("[game]\nid = \"macao\"\nplayers = 4\n[pins]\nseat_leds = [5, 6]\n")
+    assert masa(["run", "--config", str(few), "--camera", str(tmp_path)]) == 2
+    assert "seat_leds" in capsys.readouterr().err
