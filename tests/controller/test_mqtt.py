@@ -80,8 +80,8 @@ def test_tls_and_password_on_mosquitto(tmp_path, subscriber_factory):
     import subprocess
 
     from controller.broker import free_port, wait_for_port
-    from tests.controller.conftest import MOSQUITTO
 
+    MOSQUITTO = shutil.which("mosquitto") or shutil.which("mosquitto", path="/usr/sbin")
     if MOSQUITTO is None:
         pytest.skip("mosquitto not installed (apt-get install mosquitto)")
     if shutil.which("openssl") is None:
