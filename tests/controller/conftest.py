@@ -14,8 +14,7 @@ import pytest
 
 from controller.broker import EmbeddedBroker, free_port, wait_for_port
 
-MOSQUITTO = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if shutil.os.path.exists("/usr/sbin/mosquitto")
-                                          else None)
+MOSQUITTO = shutil.which("mosquitto") or shutil.which("mosquitto", path="/usr/sbin")
 
 
 @pytest.fixture
