@@ -305,7 +305,7 @@ class Referee:
                  f"{'corect' if self.lang == 'ro' else 'legal'}")
         for ev in engine_events:
             msg = ev.message(self.lang)
-            if msg and not msg.startswith("event_") and "{" not in msg:
+            if msg and not msg.startswith("event_"):
                 self.log(f"          {msg}")
         self._emit(events, [("move", {"move": text, "seat": seat, "frame": st.frame}),
                             ("verdict", {"move": text, "seat": seat, **verdict.to_dict()})], snapshot=True)
@@ -460,7 +460,7 @@ class Referee:
         self.log(f"  {cmd.name} ({source}): {text}  ->  {'corect' if self.lang == 'ro' else 'legal'}")
         for ev in engine_events:
             msg = ev.message(self.lang)
-            if msg and not msg.startswith("event_") and "{" not in msg:
+            if msg and not msg.startswith("event_"):
                 self.log(f"          {msg}")
         # A command changes the game, not the table: the reference scene stays,
         # and undo puts back the same scene.
