@@ -390,8 +390,10 @@ class Referee:
         except ValueError as exc:
             raw = payload if isinstance(payload, (dict, list)) else (
                 payload.decode("utf-8", "replace") if isinstance(payload, (bytes, bytearray)) else str(payload))
-            self.log(f"  {word('command_refused', self.lang)}{exc}")
+            said = exc.message(self.lang) if hasattr(exc, "message") else str(exc)
+            self.log(f"  {word('command_refused', self.lang)}{said}")
             self._emit([{"kind": "error", "source": source, "error": str(exc),
+                         "ro": exc.message("ro") if hasattr(exc, "message") else str(exc),
                          "payload": raw if isinstance(raw, (dict, list)) else raw[:200]}],
                        [("command", {"ok": False, "source": source, "error": str(exc)})])
             return False

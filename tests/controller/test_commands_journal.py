@@ -110,3 +110,11 @@ def test_layouts_load_and_bad_layout(tmp_path):
         load_layout(str(bad))
     with pytest.raises(ValueError, match="unknown layout"):
         load_layout("chess")
+
+
+def test_a_malformed_command_is_explained_in_both_languages():
+    from controller.commands import CommandError, parse_command
+    with pytest.raises(CommandError) as exc:
+        parse_command({"cmd": "trump"})
+    assert str(exc.value) == "trump: missing field 'suit'"
+    assert exc.value.message("ro") == "trump: lipsește câmpul 'suit'"
