@@ -30,7 +30,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print Contract 2 JSON")
     p.add_argument("--annotate", metavar="OUT.png", help="write the picture with what was read drawn on it")
     p.add_argument("--threshold", type=float, default=None,
-                   help="card confidence below which a card is reported as unread (default 0.80)")
+                   help="card confidence below which a card is reported as unread (default 0.95)")
     p.add_argument("--lang", choices=("ro", "en"), default=os.environ.get("MASA_LANG", "ro"),
                    help="language of the summary (default: $MASA_LANG or ro)")
 

@@ -43,7 +43,7 @@ from vision.imaging import check_frame
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "cards.npz"
 RANK_CLASSES = list("A23456789TJQK") + [None]
 SUIT_CLASSES = list("SHDC")
-DEFAULT_THRESHOLD = 0.80
+DEFAULT_THRESHOLD = 0.95
 NMS_RADIUS = 0.9          # hypotheses closer than this (in rank-suit distances) read one index
 MIN_REPORTED = 0.3        # weaker readings are not reported at all (a card region may still be)
 DISAGREE_IGNORED = 0.4    # a reading this unsure does not veto the other corner's
@@ -67,6 +67,7 @@ class Candidates:
     down: np.ndarray       # N x 2 unit vectors, rank -> suit
     scale: np.ndarray      # N, rank-suit distance in work pixels
     features: np.ndarray   # N x F float32
+    blobs: np.ndarray      # N x 2, the two ink blobs (rank, suit) each hypothesis pairs
 
 
 # ----------------------------------------------------------- candidates ----
@@ -276,7 +277,8 @@ def index_candidates(work: np.ndarray) -> Candidates:
     cents, sizes, stats = _ink_blobs(work)
     pairs = _pairs(cents, sizes, stats)
     if len(pairs) == 0:
-        return Candidates(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0), np.zeros((0, 0), np.float32))
+        return Candidates(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0), np.zeros((0, 0), np.float32),
+                          np.zeros((0, 2), int))
     a = np.concatenate([pairs[:, 0], pairs[:, 1]])
     b = np.concatenate([pairs[:, 1], pairs[:, 0]])
     vec = cents[b] - cents[a]
@@ -288,7 +290,8 @@ def index_candidates(work: np.ndarray) -> Candidates:
     # the other direction samples the same points turned by 180 degrees
     feats, feats_turned, keep = batch_features(one_way, turned=True)
     both = np.concatenate([keep, keep + m])
-    return Candidates(centre[both], down[both], scale[both], np.vstack([feats, feats_turned]))
+    blobs = np.stack([a, b], axis=1)
+    return Candidates(centre[both], down[both], scale[both], np.vstack([feats, feats_turned]), blobs[both])
 
 
 # --------------------------------------------------------------- model -----
@@ -342,11 +345,12 @@ def _card_quad(centre, down, scale, geometry) -> np.ndarray:
 
 
 def _nms(readings: list[dict]) -> list[dict]:
-    """One reading per index: the best of hypotheses that overlap."""
+    """One reading per index: the best of hypotheses that overlap or share a glyph."""
     readings.sort(key=lambda r: -r["confidence"])
     kept: list[dict] = []
     for r in readings:
-        if any(np.hypot(*(r["centre"] - k["centre"])) < NMS_RADIUS * max(r["scale"], k["scale"]) for k in kept):
+        if any(r["blobs"] & k["blobs"] or np.hypot(*(r["centre"] - k["centre"])) < NMS_RADIUS * max(r["scale"], k["scale"])
+               for k in kept):
             continue
         kept.append(r)
     return kept
@@ -406,6 +410,7 @@ def read_indices(work: np.ndarray, model: CardModel) -> list[dict]:
         sk = int(np.argmax(ps[k]))
         conf = float(pr[k, rk] / max(1e-9, p_index[k]) * ps[k, sk] * min(1.0, p_index[k] / 0.9))
         out.append({"centre": cand.centre[k], "down": cand.down[k], "scale": float(cand.scale[k]),
+                    "blobs": set(int(v) for v in cand.blobs[k]),
                     "p_index": float(p_index[k]), "card": RANK_CLASSES[rk] + SUIT_CLASSES[sk],
                     "confidence": conf,
                     "quad": _card_quad(cand.centre[k], cand.down[k], cand.scale[k], model.geometry)})
@@ -422,10 +427,11 @@ def find_cards(image: np.ndarray, threshold: float = DEFAULT_THRESHOLD, model: C
     named: list[tuple[np.ndarray, float]] = []
     for g in sorted(_group(readings), key=lambda g: -max(r["confidence"] for r in g)):
         # a weak or odd-sized reading inside a card already read (a pip and a corner glyph) is not
-        # another card; a confident one of the right size is a card lying on top of it
-        if any(all(_inside(q, r["centre"]) and (r["confidence"] < threshold or
+        # another card; a confident one of the right size is a card lying on top of it, unless
+        # a card read at both of its corners is entirely visible: nothing lies on top of it
+        if any(all(_inside(q, r["centre"]) and (whole or r["confidence"] < threshold or
                                                  not 0.7 < r["scale"] / sc < 1.4) for r in g)
-               for q, sc in named):
+               for q, sc, whole in named):
             continue
         ids = {r["card"] for r in g}
         best = max(g, key=lambda r: r["confidence"])
@@ -443,7 +449,7 @@ def find_cards(image: np.ndarray, threshold: float = DEFAULT_THRESHOLD, model: C
         quad = np.mean([_orient(r["quad"], best["quad"]) for r in g], axis=0)
         cards.append({"card": card, "face": "up", "confidence": round(conf, 4), "quad": quad})
         if card is not None:
-            named.append((quad, float(np.mean([r["scale"] for r in g]))))
+            named.append((quad, float(np.mean([r["scale"] for r in g])), len(g) == 2))
     if regions:
         cards += card_regions(work, [c["quad"] for c in cards])
     for c in cards:

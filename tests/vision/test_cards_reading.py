@@ -1,0 +1,206 @@
+"""vision.cards on rendered scenes: every condition of the brief, with exact expectations.
+
+Each test renders a fixed scene (explicit cards, positions in table mm, angles,
+cloth, light, tilt, noise) and checks the cards read.  The rule that matters
+most at a real table: a card is read right or not named at all — never named
+wrong; every test checks it.  Where the reader is known to leave a card
+unread (a queen at 90 or 160 degrees, the German König of bells), the test
+asks for the others and accepts the abstention (docs/vision.md, limits)."""
+
+import numpy as np
+import pytest
+
+from vision import render
+from vision.cards import find_cards
+
+
+@pytest.fixture(scope="session")
+def real_deck():
+    """gnome-cards-data's anglo deck, rendered and cached once; skipped when not installed."""
+    if "anglo" not in render.available_decks():
+        pytest.skip("gnome-cards-data not installed (or librsvg2-bin missing): no real card artwork")
+    render.card_image("anglo", "AS", 300)
+    return "anglo"
+
+
+@pytest.fixture(scope="session")
+def german_deck():
+    if "xskat-german" not in render.available_decks():
+        pytest.skip("kdegames-card-data-kf5 not installed (or librsvg2-bin missing): no German pack artwork")
+    render.card_image("xskat-german", "AS", 300)
+    return "xskat-german"
+
+
+def scene(cards, deck="anglo", **kw):
+    spec = {"cards": cards, "deck": deck, "background": "felt", "lighting": "even", "tilt": 5.0,
+            "rotation": 0.0, "noise": 1.5, "blur": 0.4, "jpeg": 90, "seed": 1}
+    spec.update(kw)
+    return render.render_card_scene(spec)
+
+
+def named(found):
+    return sorted(c["card"] for c in found if c["card"])
+
+
+def assert_never_wrong(found, truth):
+    ids = {c["card"] for c in truth["cards"]}
+    wrong = [c["card"] for c in found if c["card"] and c["card"] not in ids]
+    assert not wrong, f"named cards that are not on the table: {wrong}"
+
+
+def spaced(ids, angles, y=220.0):
+    return [{"card": c, "x": 110.0 + 150.0 * i, "y": y, "angle": a} for i, (c, a) in enumerate(zip(ids, angles))]
+
+
+# --------------------------------------------------------------- conditions --
+
+@pytest.mark.parametrize("angles", [(0, 45, 90, 135, 180), (-30, -60, -120, -150, 270)])
+def test_any_rotation(angles, real_deck):
+    ids = ["AS", "TD", "QH", "7C", "KS"]
+    img, truth = scene(spaced(ids, angles))
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert len(named(found)) >= 4              # at most one card left unread (null), none misread
+
+
+@pytest.mark.parametrize("tilt", [0.0, 15.0, 30.0])
+def test_perspective(tilt, real_deck):
+    ids = ["2H", "9S", "JD", "5C"]
+    img, truth = scene(spaced(ids, (10, 100, -70, 200)), tilt=tilt, seed=4)
+    assert named(find_cards(img)) == sorted(ids)
+
+
+@pytest.mark.parametrize("background", ["felt", "wood", "white", "pattern"])
+def test_table_cloths(background, real_deck):
+    ids = ["3D", "8C", "QS", "AH"]
+    img, truth = scene(spaced(ids, (20, -40, 160, 95)), background=background, seed=7)
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert {"3D", "8C", "AH"} <= set(named(found))
+
+
+@pytest.mark.parametrize("lighting", ["warm", "daylight", "shadow", "glare"])
+def test_lighting(lighting, real_deck):
+    ids = ["4S", "TH", "KD", "6C"]
+    img, truth = scene(spaced(ids, (0, 30, -25, 60)), lighting=lighting, seed=11)
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert len(named(found)) >= 3 if lighting in ("shadow", "glare") else named(found) == sorted(ids)
+
+
+def test_top_card_of_a_pile(real_deck):
+    pile = [{"card": c, "x": 380 + dx, "y": 220 + dy, "angle": a}
+            for c, dx, dy, a in (("2C", 0, 0, 10), ("9D", 4, -3, 80), ("JH", -3, 5, 150), ("7S", 2, 2, -20))]
+    img, truth = scene(pile, seed=2)
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert "7S" in named(found)
+
+
+def test_trick_overlap(real_deck):
+    trick = [{"card": "QS", "x": 360, "y": 200, "angle": -90}, {"card": "KH", "x": 400, "y": 185, "angle": 0},
+             {"card": "AD", "x": 430, "y": 225, "angle": 90}, {"card": "TC", "x": 395, "y": 255, "angle": 180}]
+    img, truth = scene(trick, seed=3)
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    visible = sorted(t["card"] for t in truth["cards"] if t["index_visible"])
+    assert set(visible) <= set(named(found))
+
+
+def test_fanned_hand(real_deck):
+    ids = ["AS", "KS", "QH", "TD", "9C", "7H"]
+    fan = []
+    for k, c in enumerate(ids):
+        a = (k - 2.5) * 12
+        fan.append({"card": c, "x": 400 + 65 * np.sin(np.deg2rad(a)), "y": 300 - 65 * np.cos(np.deg2rad(a)),
+                    "angle": a})
+    img, truth = scene(fan, seed=5)
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert named(found) == sorted(ids)
+
+
+def test_meld_row_index_only(real_deck):
+    ids = ["5H", "6H", "7H", "8H", "9H"]
+    row = [{"card": c, "x": 250 + 20 * k, "y": 220, "angle": 8} for k, c in enumerate(ids)]
+    img, truth = scene(row, background="wood", seed=6)
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert named(found) == sorted(ids)
+
+
+def test_hand_covering_a_card(real_deck):
+    cards = [{"card": "8D", "x": 200, "y": 220, "angle": 15}, {"card": "JC", "x": 420, "y": 220, "angle": 0},
+             {"card": "3S", "x": 620, "y": 230, "angle": -30}]
+    hand = {"x": 420, "y": 460, "angle": -90, "length": 230}
+    img, truth = scene(cards, occluder=hand, seed=8)
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    covered = [t for t in truth["cards"] if t["card"] == "JC"][0]
+    assert not covered["index_visible"]
+    assert {"8D", "3S"} <= set(named(found))
+
+
+def test_face_down_cards_are_counted(real_deck):
+    cards = [{"card": "2S", "x": 200, "y": 200, "angle": 20, "face": "down"},
+             {"card": "3S", "x": 420, "y": 240, "angle": -10, "face": "down"},
+             {"card": "4H", "x": 620, "y": 200, "angle": 0}]
+    img, truth = scene(cards, seed=9)
+    found = find_cards(img)
+    assert sum(1 for c in found if c["face"] == "down") == 2
+    assert named(found) == ["4H"]
+
+
+def test_real_deck_single_cards(real_deck):
+    ids = ["AC", "TS", "JH", "QD", "KC"]
+    img, truth = scene(spaced(ids, (0, 50, 110, 200, -80)), background="white", seed=10)
+    assert named(find_cards(img)) == sorted(ids)
+
+
+def test_german_pack(german_deck):
+    # ghindă (acorns) = S, verde (leaves) = C, roșu (hearts) = H, dubă (bells) = D; Unter J, Ober Q, Daus A
+    ids = ["AS", "JC", "QH", "KD", "TS"]
+    img, truth = scene(spaced(ids, (0, 35, -60, 150, 95)), deck=german_deck, seed=12)
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert {"AS", "JC", "QH", "TS"} <= set(named(found))
+
+
+# ---------------------------------------------------------------- abstention --
+
+def test_blurred_index_is_not_guessed(real_deck):
+    ids = ["6D", "9H", "QC", "8S"]
+    img, truth = scene(spaced(ids, (0, 40, 80, 120)), blur=3.2, noise=4.0, seed=13)
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+
+
+def test_half_hidden_index_gives_null_not_a_wrong_card(real_deck):
+    # the 9 of hearts lies under the queen so that only part of its index shows
+    cards = [{"card": "9H", "x": 380, "y": 220, "angle": 0}, {"card": "QS", "x": 385.5, "y": 226, "angle": 0}]
+    img, truth = scene(cards, seed=14)
+    under = truth["cards"][0]
+    assert not under["index_visible"] and 0.0 < max(under["index_corners_visible"]) < 0.97
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert "9H" not in named(found)
+    assert "QS" in named(found)
+
+
+def test_threshold_one_names_nothing(real_deck):
+    img, truth = scene(spaced(["AS", "2D"], (0, 30)), seed=15)
+    found = find_cards(img, threshold=1.01)
+    assert named(found) == []
+    assert len(found) >= 2
+
+
+def test_large_picture_quads_in_its_own_pixels(real_deck):
+    cards = [{"card": "JH", "x": 250, "y": 220, "angle": 25}, {"card": "4C", "x": 520, "y": 230, "angle": -15}]
+    img, truth = scene(cards, out_size=[1920, 1080], seed=16)
+    found = find_cards(img)
+    assert named(found) == ["4C", "JH"]
+    for f in found:
+        t = [tc for tc in truth["cards"] if tc["card"] == f["card"]][0]
+        centre = np.mean(f["quad"], axis=0)
+        assert np.linalg.norm(centre - np.mean(t["quad"], axis=0)) < 0.25 * np.linalg.norm(
+            np.subtract(t["quad"][3], t["quad"][0]))
