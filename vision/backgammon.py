@@ -47,7 +47,7 @@ ARC_HALF_ANGLE = np.deg2rad(70)     # the near half of a checker's rim that show
 ARC_PERCENTILE = 30.0
 ARC_MIN = 2.5                       # rim edge strength that makes a checker
 STEP_MM = 0.75                      # checker centres tried every this far along a point
-MIN_SPACING_MM = 6.0                # checkers in a stack are at least this far apart
+MIN_SPACING_MM = 7.0                # checkers in a stack are at least this far apart
 COLOUR_GAP = 0.5                    # log-brightness gap that separates white stacks from black ones
 TRAY_EDGE_MIN = 3.0                 # log-brightness step of the line between two borne-off checkers
 
