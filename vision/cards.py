@@ -158,7 +158,7 @@ def _ink_blobs(work: np.ndarray):
     return cents[k].astype(np.float64), size[k].astype(np.float64), stats[k]
 
 
-def _pairs(cents: np.ndarray, sizes: np.ndarray, stats: np.ndarray) -> np.ndarray:
+def _pairs(cents: np.ndarray, sizes: np.ndarray) -> np.ndarray:
     """Index pairs (i, j) of blobs that could be a rank above a suit: similar sizes, close together."""
     n = len(cents)
     if n < 2:
@@ -274,8 +274,8 @@ def batch_features(patches: np.ndarray, turned: bool = False):
 
 def index_candidates(work: np.ndarray) -> Candidates:
     """All index hypotheses of a (work-size) BGR picture, with their features."""
-    cents, sizes, stats = _ink_blobs(work)
-    pairs = _pairs(cents, sizes, stats)
+    cents, sizes, _ = _ink_blobs(work)
+    pairs = _pairs(cents, sizes)
     if len(pairs) == 0:
         return Candidates(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0), np.zeros((0, 0), np.float32),
                           np.zeros((0, 2), int))
@@ -503,7 +503,7 @@ def foreground_mask(img: np.ndarray, card_px: float) -> np.ndarray:
     return mask
 
 
-def card_regions(work: np.ndarray, known_quads: list, model: CardModel | None = None) -> list[dict]:
+def card_regions(work: np.ndarray, known_quads: list) -> list[dict]:
     """Card-shaped regions not explained by a reading: face-down cards and unreadable face-up cards."""
     h, w = work.shape[:2]
     f = 4

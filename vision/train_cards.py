@@ -115,7 +115,7 @@ def collect(seeds, decks, log=None, augment=True):
     X, R, S, G = [], [], [], []
     rng = np.random.default_rng(seeds[0] if len(seeds) else 0)
     for i, seed in enumerate(seeds):
-        spec = spread_spec(seed, decks) if augment and seed % 2 == 0 else render.random_scene_spec(seed, decks=decks)
+        spec = spread_spec(seed, decks) if augment and seed % 3 == 0 else render.random_scene_spec(seed, decks=decks)
         img, truth = render.render_card_scene(spec)
         cand = cardlib.index_candidates(img)
         if len(cand.scale) == 0:
