@@ -4,7 +4,7 @@ Each test renders a fixed scene (explicit cards, positions in table mm, angles,
 cloth, light, tilt, noise) and checks the cards read.  The rule that matters
 most at a real table: a card is read right or not named at all — never named
 wrong; every test checks it.  Where the reader is known to leave a card
-unread (a queen at 90 or 160 degrees, the German König of bells), the test
+unread (a queen at some angles, the German König of bells), the test
 asks for the others and accepts the abstention (docs/vision.md, limits)."""
 
 import numpy as np
