@@ -55,7 +55,7 @@ HOG_CELL, HOG_BINS = 4, 9
 INK_RATIO = 0.62
 MIN_BLOB, MAX_BLOB = 5, 48
 MAX_DENSITY = 0.2
-MIN_FILL = 0.72
+MIN_FILL = 0.65
 OPEN_FRACTION = 0.55
 
 
@@ -528,7 +528,7 @@ def card_regions(work: np.ndarray, known_quads: list) -> list[dict]:
             continue
         fill = area / (rw * rh)
         aspect = max(rw, rh) / min(rw, rh)
-        if fill < MIN_FILL or not 1.2 <= aspect <= 1.85:
+        if fill < MIN_FILL or not 1.15 <= aspect <= 1.95:
             continue
         region = np.zeros(mask.shape, np.uint8)
         cv2.drawContours(region, [cnt], -1, 255, -1)
