@@ -1,6 +1,7 @@
 """Run benchmarks and write the results to docs/benchmarks.md.
 
-Groups: engine, vision, loop (or all).  Each benchmark is a module
+Groups: engine, vision, loop (or all), or one benchmark by its module name
+(``masa bench engine_table``).  Each benchmark is a module
 ``controller/bench/<group>_<name>.py`` with ``run(quick: bool) -> str`` that
 returns a Markdown section; this command writes it between the markers
 ``<!-- bench:<module> -->`` ... ``<!-- /bench:<module> -->`` in
@@ -23,7 +24,8 @@ GROUPS = ("engine", "vision", "loop")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("group", nargs="?", default="all", choices=GROUPS + ("all",))
+    p.add_argument("group", nargs="?", default="all",
+                   help="engine, vision, loop, all, or one benchmark module (e.g. engine_table)")
     p.add_argument("--quick", action="store_true", help="small sample sizes (a smoke run)")
     p.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md alone")
     p.add_argument("--out", default=None, help="the Markdown file to update (default docs/benchmarks.md)")
@@ -31,6 +33,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def modules_for(group: str) -> list[str]:
     names = sorted(info.name for info in pkgutil.iter_modules(bench_pkg.__path__))
+    if group in names:
+        return [group]
     groups = GROUPS if group == "all" else (group,)
     return [n for n in names if n.split("_", 1)[0] in groups]
 
@@ -38,7 +42,8 @@ def modules_for(group: str) -> list[str]:
 def main(args) -> int:
     names = modules_for(args.group)
     if not names:
-        print(f"masa bench: no benchmarks in group {args.group!r}", file=sys.stderr)
+        known = ", ".join(GROUPS + ("all",) + tuple(modules_for("all")))
+        print(f"masa bench: no benchmark {args.group!r}; known: {known}", file=sys.stderr)
         return 2
     out = Path(args.out) if args.out else Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
     print(f"Machine: {machine_description()}")

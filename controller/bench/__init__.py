@@ -8,6 +8,7 @@ describe the machine and write a section into docs/benchmarks.md.
 from __future__ import annotations
 
 import datetime
+import math
 import os
 import platform
 import re
@@ -32,7 +33,7 @@ def percentile(values, q: float) -> float:
     if not values:
         return 0.0
     s = sorted(values)
-    k = max(0, min(len(s) - 1, int(round(q / 100 * len(s) + 0.5)) - 1))
+    k = max(0, min(len(s) - 1, math.ceil(q / 100 * len(s)) - 1))
     return s[k]
 
 
