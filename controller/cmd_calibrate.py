@@ -2,6 +2,7 @@
 
   masa calibrate photo.jpg --table-mm 900 900 --out calibration.json --annotate check.png
   masa calibrate --camera 0
+  masa calibrate --camera picamera
 
 Prints the markers found and the reprojection error; exit 2 on an unreadable
 image or when fewer than two markers are visible.  The printable marker sheet
@@ -18,13 +19,15 @@ import cv2
 
 from vision.calibrate import (DEFAULT_BORDER_MM, DEFAULT_MARKER_MM, DEFAULT_TABLE_MM, CalibrationError,
                               calibrate, draw_markers)
+from hardware.camera import CameraLost, EndOfFrames, open_source
 from vision.imaging import ImageError, check_frame, load_image
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("image", nargs="?", help="a photo of the table with the four markers")
-    src.add_argument("--camera", type=int, metavar="N", help="grab one frame from OpenCV camera N instead")
+    src.add_argument("--camera", metavar="SOURCE",
+                     help="grab one frame from a camera instead: picamera, a webcam number, rtsp://..., a video")
     p.add_argument("--out", default="calibration.json", help="where to write the calibration (JSON)")
     p.add_argument("--annotate", metavar="OUT.png", help="also write the picture with markers and grid drawn")
     p.add_argument("--table-mm", nargs=2, type=float, metavar=("W", "H"), default=list(DEFAULT_TABLE_MM),
@@ -37,22 +40,29 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="language of the messages (default: $MASA_LANG or ro)")
 
 
-def grab_camera_frame(index: int):
-    """One frame from an OpenCV camera (a few frames skipped so exposure settles)."""
-    cap = cv2.VideoCapture(index)
+def grab_camera_frame(spec: str):
+    """One frame from a camera source (``picamera``, a webcam number, a URL, a
+    video or a folder), a few frames in so that the exposure has settled."""
     try:
-        if not cap.isOpened():
-            raise ImageError(f"camera {index} cannot be opened / camera {index} nu poate fi deschisă")
-        frame = None
+        source = open_source(spec)
+    except ValueError as exc:
+        raise ImageError(str(exc)) from None
+    frame = None
+    try:
         for _ in range(5):
-            ok, f = cap.read()
-            if ok:
+            try:
+                f = source.read()
+            except EndOfFrames:
+                break
+            if f is not None:
                 frame = f
-        if frame is None:
-            raise ImageError(f"camera {index} gave no frame / camera {index} nu a dat niciun cadru")
-        return check_frame(frame, what=f"camera {index}")
+    except CameraLost as exc:
+        raise ImageError(f"camera {spec}: {exc} / camera {spec} nu merge") from None
     finally:
-        cap.release()
+        source.close()
+    if frame is None:
+        raise ImageError(f"camera {spec} gave no frame / camera {spec} nu a dat niciun cadru")
+    return check_frame(frame, what=f"camera {spec}")
 
 
 def main(args) -> int:
