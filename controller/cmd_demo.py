@@ -125,6 +125,15 @@ def main(args) -> int:
         print(f"MQTT: {address.url}")
     print(f"  mosquitto_sub -h {address.host} -p {address.port} -t 'masa/#' -v")
     print(f"{'Jurnal' if ro else 'Journal'}: {journal_path}")
+    if not args.fast:
+        from vision.render import default_deck
+        if default_deck() == "drawn":
+            print("!! " + ("nu sunt instalate cărțile gnome-cards-data (și rsvg-convert): cărțile sunt "
+                           "desenate de OpenCV, pe care cititorul le citește mai prost; instalați "
+                           "gnome-cards-data librsvg2-bin (make demo o face ca root)" if ro else
+                           "gnome-cards-data card artwork (or rsvg-convert) is not installed: the cards are "
+                           "drawn by OpenCV, which the reader reads less well; install gnome-cards-data "
+                           "librsvg2-bin (make demo does, as root)"))
     watcher = Watcher(address.host, address.port, args.table, address.tls, address.username, address.password)
     publisher = Publisher(url, table_id=args.table, client_id=f"masa-{args.table}").start()
     if not publisher.wait_connected(15):
