@@ -40,7 +40,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "not_your_turn": {"ro": "Nu este rândul jucătorului {seat_name}; este rândul lui {to_move_name}.",
                       "en": "It is not {seat_name}'s turn; it is {to_move_name}'s turn."},
     "game_over": {"ro": "Jocul s-a terminat.", "en": "The game is over."},
-    "bad_notation": {"ro": "Mutare neînțeleasă: {text}.", "en": "Cannot read the move: {text}."},
+    "bad_notation": {"ro": "Mutare neînțeleasă: „{text}”.", "en": "Cannot read the move {text!r}: {detail}"},
     "not_in_hand": {"ro": "Jucătorul nu are {card} în mână.", "en": "The player does not hold the {card}."},
     "no_such_seat": {"ro": "Nu există locul {seat}.", "en": "There is no seat {seat}."},
 }
@@ -310,7 +310,7 @@ class Game(ABC):
         try:
             m = self.parse_move(move)
         except ValueError as exc:
-            return None, illegal("bad_notation", text=str(exc))
+            return None, illegal("bad_notation", text=str(move), detail=str(exc))
         if seat is None:
             seat = m.seat
         if seat is None:

@@ -182,3 +182,9 @@ def test_each_game_speaks_its_own_game_over():
                     events[game_id] = e.message("en")
     assert len(set(events.values())) == 3, events
     assert all(not text.startswith("event_") for text in events.values())
+
+
+def test_bad_notation_is_said_in_romanian_without_english_inside():
+    v = Take(players=2, seed=1, heap=10).check("lots")
+    assert v.message("ro") == "Mutare neînțeleasă: „lots”."
+    assert v.message("en").startswith("Cannot read the move 'lots': not a number")
