@@ -85,6 +85,8 @@ def _is_type(value, types: tuple[type, ...]) -> bool:
 
 def parse_command(payload, source: str = "mqtt") -> Command:
     """Validate ``payload`` (bytes, str or dict) against the schema."""
+    if isinstance(payload, str):
+        payload = payload.encode("utf-8", "surrogatepass")
     if isinstance(payload, (bytes, bytearray)):
         if len(payload) > MAX_PAYLOAD:
             raise CommandError(f"command too long ({len(payload)} bytes; at most {MAX_PAYLOAD})",
@@ -99,6 +101,8 @@ def parse_command(payload, source: str = "mqtt") -> Command:
         except json.JSONDecodeError as exc:
             raise CommandError(f"command is not JSON: {exc.msg} at position {exc.pos}",
                                f"comanda nu este JSON: {exc.msg} la poziția {exc.pos}") from None
+        except RecursionError:
+            raise CommandError("command is nested too deeply", "comanda are prea multe niveluri") from None
     if not isinstance(payload, dict):
         raise CommandError("command must be a JSON object like {\"cmd\": \"undo\"}",
                            "comanda trebuie să fie un obiect JSON, de exemplu {\"cmd\": \"undo\"}")

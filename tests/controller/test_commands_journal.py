@@ -118,3 +118,11 @@ def test_a_malformed_command_is_explained_in_both_languages():
         parse_command({"cmd": "trump"})
     assert str(exc.value) == "trump: missing field 'suit'"
     assert exc.value.message("ro") == "trump: lipsește câmpul 'suit'"
+
+
+@pytest.mark.parametrize("payload", [b"[" * 3000, "[" * 3000, '{"cmd": ' * 1000, "x" * 100_000])
+def test_deep_or_huge_commands_are_refused_not_crashing(payload):
+    # A command from the network that nests deeply (json recursion) or is a
+    # huge text must be a CommandError, never an exception that stops the loop.
+    with pytest.raises(ValueError, match="nested|too long|not JSON"):
+        parse_command(payload)
