@@ -1189,6 +1189,8 @@ class Table(Game):
         prefix = move.data or None
         if prefix:
             if dice is None:
+                if self.engine_rolls:
+                    return illegal("table_engine_rolls")
                 dice = prefix
             elif tuple(sorted(dice, reverse=True)) != tuple(prefix):
                 return illegal("table_wrong_dice", dice=dice_text(self.dice), given=dice_text(prefix))

@@ -379,6 +379,19 @@ def test_match_continues_to_n_points_with_the_crawford_flag():
     assert MatchState.decode(g.match_id()).score == (2, 0)
 
 
+def test_with_the_cube_and_engine_rolls_a_roll_prefix_cannot_choose_the_dice():
+    # the engine rolls: a player about to roll may not name the dice in a "66: ..." prefix
+    g = create_game("table", seed=1, options={"cube": True})
+    assert g.dice is None and g.engine_rolls
+    before = g.to_json()
+    assert g.check("66: 24/18(2) 13/7(2)").code == "table_engine_rolls"
+    with pytest.raises(IllegalMove):
+        g.play("66: 24/18(2) 13/7(2)")
+    assert g.to_json() == before
+    t = create_game("table", seed=1, options={"cube": True, "roller": "table"})
+    assert t.check("66: 24/18(2) 13/7(2)").ok
+
+
 def test_the_cube_as_gnubg_writes_it():
     # gnubg: new match 5, set turn 0, set board <start>, double, take, set dice 3 1, move 8/5 6/5, double
     g = create_game("table", position_id=START_ID, options={"match_to": 5, "cube": True, "roller": "table"})
