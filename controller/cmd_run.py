@@ -82,6 +82,11 @@ def main(args) -> int:
             raise ValueError(f"macao is played by 2 to 6 players, not {players}")
         layout = load_layout(cfg["game"]["layout"] or default_layout(game, players))
         cam = cfg["camera"]
+        calibration = None
+        if game == "macao" and cam["calibration"]:
+            from vision.calibrate import Calibration
+
+            calibration = Calibration.load(cam["calibration"])     # CalibrationError is a ValueError
         source = open_source(cam["source"], (cam["width"], cam["height"]))
         journal = Journal(cfg["journal"]["path"])
         serial_link = SerialLink(cfg["serial"]["port"], cfg["serial"]["baud"]) if cfg["serial"]["port"] else None
@@ -105,9 +110,22 @@ def main(args) -> int:
     publisher = Publisher(url, table_id=cfg["table"]["id"], ca_file=cfg["mqtt"]["ca_file"] or None,
                           insecure=cfg["mqtt"]["insecure"]).start()
     voice = Voice(cfg["voice"]["lang"], backend=cfg["voice"]["backend"])
-    reader = _reader(game, layout, cfg, resilient, CardTableReader, TintarReader)
+
+    def close_all() -> None:
+        voice.close()
+        feedback.close()
+        publisher.stop()
+        journal.close()
+        resilient.close()
+        if serial_link is not None:
+            serial_link.close()
+        if broker is not None:
+            broker.stop()
+
+    reader = _reader(game, layout, calibration, resilient, CardTableReader, TintarReader)
     if reader is None:
         print("masa run: no picture from the camera to calibrate on", file=sys.stderr)
+        close_all()
         return 1
     ref = Referee(game, players, reader=reader, journal=journal, layout=layout, publisher=publisher,
                   feedback=feedback, voice=voice, lang=lang, stability_frames=cfg["stability"]["frames"],
@@ -136,28 +154,19 @@ def main(args) -> int:
     finally:
         ref.drain_commands()
         buttons.close()
-        voice.close()
-        feedback.close()
-        publisher.stop()
-        journal.close()
-        resilient.close()
-        if serial_link is not None:
-            serial_link.close()
-        if broker is not None:
-            broker.stop()
+        close_all()
     return 0
 
 
-def _reader(game, layout, cfg, resilient, CardTableReader, TintarReader):
-    """The scene reader; Macao needs the calibration (file, or the markers of
-    the first picture)."""
+def _reader(game, layout, calibration, resilient, CardTableReader, TintarReader):
+    """The scene reader; Macao needs the calibration (loaded from its file,
+    or from the markers of the first picture)."""
     if game == "tintar":
         return TintarReader()
-    from vision.calibrate import Calibration, CalibrationError, calibrate
+    from vision.calibrate import CalibrationError, calibrate
 
-    path = cfg["camera"]["calibration"]
-    if path:
-        return CardTableReader(layout, Calibration.load(path))
+    if calibration is not None:
+        return CardTableReader(layout, calibration)
     from hardware.camera import EndOfFrames
 
     for _ in range(200):

@@ -30,6 +30,7 @@ DEFAULTS: dict = {
 }
 
 _CHOICES = {("table", "lang"): ("ro", "en"), ("voice", "lang"): ("ro", "en"),
+            ("game", "id"): ("macao", "tintar"),
             ("voice", "backend"): ("auto", "espeak", "print")}
 
 
@@ -83,6 +84,11 @@ def validate(data: dict, where: str = "masa.toml") -> dict:
                      f"not {cfg['table']['id']!r}")
     if not 1 <= cfg["game"]["players"] <= 8:
         _fail(where, f"[game] players must be from 1 to 8, not {cfg['game']['players']}")
+    for key in ("width", "height"):
+        if not 16 <= cfg["camera"][key] <= 10000:
+            _fail(where, f"[camera] {key} must be from 16 to 10000 pixels, not {cfg['camera'][key]}")
+    if cfg["camera"]["stall_seconds"] <= 0:
+        _fail(where, f"[camera] stall_seconds must be more than 0, not {cfg['camera']['stall_seconds']}")
     if cfg["stability"]["frames"] < 1:
         _fail(where, f"[stability] frames must be at least 1, not {cfg['stability']['frames']}")
     if not 1 <= cfg["mqtt"]["embedded_port"] <= 65535:
@@ -123,6 +129,10 @@ def load(path: str | Path | None) -> dict:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ValueError(f"{p}: no such configuration file") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{p}: not a text file (masa.toml is UTF-8 text)") from None
+    except OSError as exc:
+        raise ValueError(f"{p}: cannot be read: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{p}: not valid TOML: {exc}") from None
     return validate(data, str(p))
@@ -148,14 +158,24 @@ def load_layout(name: str) -> dict:
     p = layout_path(name)
     try:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError(f"layout {p}: not a text file") from None
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"layout {p}: not valid TOML: {exc}") from None
     where = f"layout {p.name}"
     for key in ("game", "table_mm", "zones"):
         if key not in data:
             _fail(where, f"missing key {key!r}")
-    w, h = data["table_mm"]
+    size = data["table_mm"]
+    if (not isinstance(size, list) or len(size) != 2
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for v in size)):
+        _fail(where, f"table_mm must be [width, height] in mm, not {size!r}")
+    w, h = size
+    if not isinstance(data["zones"], dict) or not data["zones"]:
+        _fail(where, "zones must be a table of [zones.<name>] tables")
     for zname, zone in data["zones"].items():
+        if not isinstance(zone, dict):
+            _fail(where, f"zone {zname}: must be a table with a rect")
         rect = zone.get("rect")
         if (not isinstance(rect, list) or len(rect) != 4
                 or not all(isinstance(v, (int, float)) for v in rect)

@@ -2,6 +2,7 @@
 board reading), stopped and started again: the game continues."""
 
 import cv2
+import numpy as np
 import pytest
 
 from controller import demo
@@ -58,3 +59,36 @@ def test_run_bad_options(tmp_path, capsys):
     few.write_text("[game]\nid = \"macao\"\nplayers = 4\n[pins]\nseat_leds = [5, 6]\n")
     assert masa(["run", "--config", str(few), "--camera", str(tmp_path)]) == 2
     assert "seat_leds" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text, words", [
+    (None, "cannot be read"),                                        # a folder, not a file
+    (b"\xff\xfe\x00junk", "not a text file"),
+    ("[game]\nid = \"chess\"\n", "[game] id must be one of macao, tintar"),
+    ("[camera]\nwidth = -5\n", "[camera] width must be from 16"),
+    ("[camera]\ncalibration = \"/nonexistent/cal.json\"\n", "no such calibration file"),
+    ("[game]\nlayout = \"LAYOUT\"\n", "table_mm must be [width, height]"),
+    ("[game]\nlayout = \"ZONES\"\n", "zones must be a table"),
+])
+def test_run_broken_config_is_exit_2_with_the_reason(tmp_path, capsys, text, words):
+    # Each broken masa.toml (or file it names) is a clear message and exit 2,
+    # never a traceback, and nothing is started.
+    (tmp_path / "l1.toml").write_text("game = \"macao\"\ntable_mm = 5\nzones = {}\n")
+    (tmp_path / "l2.toml").write_text("game = \"macao\"\ntable_mm = [600, 600]\nzones = 3\n")
+    pics = tmp_path / "pics"
+    pics.mkdir()
+    cv2.imwrite(str(pics / "a.png"), np.zeros((40, 40, 3), np.uint8))
+    if text is None:
+        cfg = tmp_path / "conf.d"
+        cfg.mkdir()
+    else:
+        cfg = tmp_path / "masa.toml"
+        if isinstance(text, bytes):
+            cfg.write_bytes(text)
+        else:
+            cfg.write_text(text.replace("LAYOUT", str(tmp_path / "l1.toml"))
+                           .replace("ZONES", str(tmp_path / "l2.toml")))
+    assert masa(["run", "--config", str(cfg), "--camera", str(pics), "--mqtt", "mqtt://127.0.0.1:1",
+                 "--journal", str(tmp_path / "j.db"), "--max-frames", "1"]) == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
