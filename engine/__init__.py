@@ -80,6 +80,8 @@ def load_game(text: str) -> Game:
         raise ValueError(f"not a saved game: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != "masa-game":
         raise ValueError("not a saved Masa game (no 'format': 'masa-game')")
+    if not isinstance(data.get("game"), str):
+        raise ValueError("not a saved Masa game: 'game' must name the game")
     return game_class(data["game"]).from_dict(data)
 
 

@@ -375,11 +375,21 @@ class Game(ABC):
 
     @classmethod
     def from_dict(cls, data: dict) -> "Game":
-        game = cls(**data["init"])
-        for text, seat in data["moves"]:
+        """The game ``to_json`` wrote; ValueError when ``data`` is not one."""
+        init, moves, saved = data.get("init"), data.get("moves"), data.get("rng")
+        if (not isinstance(init, dict) or not isinstance(moves, list)
+                or not all(isinstance(m, list) and len(m) == 2 for m in moves)
+                or (saved is not None and not (isinstance(saved, list) and len(saved) == 3
+                                               and isinstance(saved[1], list)))):
+            raise ValueError("not a saved Masa game: it needs 'init' (an object), 'moves' "
+                             "(a list of [text, seat]) and 'rng' as to_json writes them")
+        try:
+            game = cls(**init)
+        except TypeError as exc:
+            raise ValueError(f"not a saved {cls.id} game: {exc}") from None
+        for text, seat in moves:
             game.play(text, seat=seat)
-        if "rng" in data:
-            saved = data["rng"]
+        if saved is not None:
             if [saved[0], tuple(saved[1]), saved[2]] != list(game.rng.getstate()):
                 raise ValueError("the saved game does not replay to its saved random state "
                                  "(was it written by another version of Masa?)")

@@ -152,6 +152,20 @@ def test_registry_errors_name_the_games():
         engine.load_game("not json")
 
 
+@pytest.mark.parametrize("text", [
+    '{"format": "masa-game"}',
+    '{"format": "masa-game", "game": ["macao"]}',
+    '{"format": "masa-game", "game": "macao"}',
+    '{"format": "masa-game", "game": "macao", "init": 5, "moves": []}',
+    '{"format": "masa-game", "game": "macao", "init": {"players": 2, "seed": [1]}, "moves": []}',
+    '{"format": "masa-game", "game": "macao", "init": {"players": 2, "seed": 1}, "moves": [1]}',
+    '{"format": "masa-game", "game": "macao", "init": {"players": 2, "seed": 1}, "moves": [], "rng": [1]}',
+])
+def test_a_damaged_saved_game_is_a_value_error(text):
+    with pytest.raises(ValueError, match="not a saved"):
+        engine.load_game(text)
+
+
 def test_verdict_is_truthy_only_when_ok_and_serialises():
     assert OK and not illegal("too_many", limit=3)
     d = illegal("too_many", limit=2).to_dict()
