@@ -317,8 +317,9 @@ class Macao(Game):
         hands = None
         if "hands" in deal:
             raw = deal["hands"]
-            if not isinstance(raw, (list, tuple)) or len(raw) != n:
-                raise ValueError(f"deal['hands'] must hold {n} hands, one per seat")
+            if (not isinstance(raw, (list, tuple)) or len(raw) != n
+                    or not all(isinstance(h, (str, list, tuple)) for h in raw)):
+                raise ValueError(f"deal['hands'] must hold {n} hands, one per seat, each a list of cards")
             hands = [C.parse_cards(h) if isinstance(h, str) else [self._parse_card(c) for c in h]
                      for h in raw]
         elif not self.observed:

@@ -947,6 +947,8 @@ class Table(Game):
 
     # ----- setup -----------------------------------------------------------
     def _setup(self, deal: dict | None, **setup: Any) -> None:
+        if deal is not None and not isinstance(deal, dict):
+            raise ValueError(f"a table deal is a dict (position_id, match_id, dice, turn), not {deal!r}")
         setup = {**(deal or {}), **setup}
         unknown = set(setup) - {"position_id", "match_id", "dice", "turn"}
         if unknown:

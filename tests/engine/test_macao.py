@@ -619,6 +619,7 @@ def test_illegal_moves_raise_and_change_nothing(move, seat, code):
     ({"hands": [["7S"], ["8S"]], "starter": "7H", "dealer": 5}, "dealer"),
     ({"hands": [["7S"], ["8S"]], "starter": "7H", "joker": 1}, "unknown macao deal key"),
     ({"hands": [["7S"], ["QQ"]], "starter": "7H"}, "not a card"),
+    ({"hands": [["7S"], None], "starter": "7H"}, "each a list of cards"),
 ])
 def test_bad_deals_are_refused(deal, message):
     with pytest.raises(ValueError, match=message):

@@ -467,6 +467,8 @@ def test_bad_input_is_a_clear_error_and_changes_nothing():
         create_game("table", dice=(7, 1))
     with pytest.raises(ValueError):
         create_game("table", options={"bearoff": "sometimes"})
+    with pytest.raises(ValueError, match="table deal is a dict"):
+        create_game("table", deal=5)
     g = create_game("table", position_id=START_ID, dice=(5, 2))
     before = g.to_json()
     for text in ("27/21", "13/x", "bar/22 25/20 13/8 13/8 6/1", "roll 7 1"):
