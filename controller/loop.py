@@ -31,7 +31,7 @@ from typing import Callable
 from engine import IllegalMove, create_game, load_game
 from controller.commands import parse_command
 from controller.infer import Inferred, NoChange, Unclear, infer, unclear_message
-from controller.stability import Stability, StableScene, scene_key
+from controller.stability import Observation, Stability, StableScene, scene_key
 from hardware.camera import EndOfFrames, Resilient
 
 WORDS = {
@@ -93,6 +93,7 @@ class Referee:
         # again, nothing is flagged illegal.
         self.table_unclear = False
         self.last_verdict: dict | None = None
+        self.bad_frame: str | None = None  # the last bad-frame message, said once
         self.timings: list[dict] = []      # per stable scene: when it settled, judged, published
         if self.kind == "tintar":
             self.game = create_game("tintar", options=self.options or None)
@@ -167,7 +168,17 @@ class Referee:
     def step(self, frame, index: int | None = None) -> None:
         """One frame through the loop (then any waiting command)."""
         self.frame = index if index is not None else self.frame + 1
-        obs = self.reader(frame)
+        try:
+            obs = self.reader(frame)
+        except ValueError as exc:
+            # A frame the reader cannot take (None, wrong type or shape): an
+            # unreadable frame, said once until a good frame comes.
+            if self.bad_frame != str(exc):
+                self.bad_frame = str(exc)
+                self.log(f"[{self.frame:05d}] {'cadru de nefolosit' if self.lang == 'ro' else 'bad frame'}: {exc}")
+            obs = Observation(None)
+        else:
+            self.bad_frame = None
         stable = self.stability.feed(obs, self.frame)
         if stable is not None:
             self.on_stable(stable)

@@ -47,6 +47,16 @@ def skin_mask(frame: np.ndarray) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
 
 
+def check_frame(frame) -> None:
+    """ValueError unless ``frame`` is a BGR picture: uint8, height x width x 3."""
+    if not isinstance(frame, np.ndarray):
+        raise ValueError(f"a frame must be a BGR picture (numpy uint8, height x width x 3), "
+                         f"not {type(frame).__name__}")
+    if frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3 or min(frame.shape[:2]) < 8:
+        raise ValueError(f"a frame must be a BGR picture (uint8, height x width x 3, at least 8x8), "
+                         f"not {frame.dtype} {'x'.join(map(str, frame.shape))}")
+
+
 class HandDetector:
     def __init__(self, min_area: float = 0.01, motion_threshold: int = 40, motion_area: float = 0.02,
                  scale: int = 320, still_frames: int = 5, background_threshold: int = 30):
@@ -68,6 +78,7 @@ class HandDetector:
         return cv2.resize(frame, (int(w * f), int(h * f)), interpolation=cv2.INTER_AREA), f
 
     def detect(self, frame: np.ndarray) -> HandResult:
+        check_frame(frame)
         small, f = self._small(frame)
         mask = skin_mask(small)
         if self._background is None or self._background.shape != small.shape:

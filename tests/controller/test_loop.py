@@ -2,6 +2,8 @@
 
 import io
 
+import numpy as np
+
 import pytest
 
 from controller.config import load_layout
@@ -293,3 +295,23 @@ def test_an_unsure_extra_card_does_not_stop_a_legal_move(table):
     t.play(hand("seat0", "pile"), [Observation({"pile": ["8H", "KS"], "unsure": ["KS"]})] * 3)
     assert [e["move"] for e in t.journal.entries("event") if e["kind"] == "move"] == ["8H"]
     assert "illegal" not in t.kinds()
+
+
+@pytest.mark.parametrize("bad", [None, "frame", np.zeros((60, 80), np.uint8), np.zeros((60, 80, 3), np.float32),
+                                 np.zeros((60, 80, 4), np.uint8), np.zeros((0, 0, 3), np.uint8)])
+def test_a_bad_frame_is_reported_once_and_changes_nothing(bad):
+    # A camera that hands over None or a picture of the wrong type or shape:
+    # the real reader refuses it with a reason, the loop logs it once, goes on.
+    from controller.readers import TintarReader
+    from engine.tintar import POINTS
+
+    lines = []
+    journal = Journal(":memory:")
+    ref = Referee("tintar", 2, reader=TintarReader(read=lambda f: {p: None for p in POINTS}),
+                  journal=journal, log=lines.append)
+    good = np.full((60, 80, 3), 90, np.uint8)
+    for frame in (good, good, good, bad, bad, good, good, good):
+        ref.step(frame)
+    assert [line for line in lines if "cadru de nefolosit" in line and "BGR picture" in line][:1] \
+        and sum("cadru de nefolosit" in line for line in lines) == 1
+    assert ref.game.moves == [] and journal.count("event") == 1     # game_start only
