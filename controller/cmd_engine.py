@@ -81,7 +81,12 @@ def parse_pairs(pairs: list[str], what: str) -> dict:
 
 def _read_deal(text: str) -> dict:
     path = Path(text)
-    source = path.read_text(encoding="utf-8") if not text.lstrip().startswith("{") and path.exists() else text
+    source = text
+    if not text.lstrip().startswith("{") and path.exists():
+        try:
+            source = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ValueError(f"cannot read the deal {text}: {exc.strerror}") from None
     try:
         deal = json.loads(source)
     except json.JSONDecodeError as exc:

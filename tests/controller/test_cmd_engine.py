@@ -97,6 +97,7 @@ def test_options_reach_the_game(capsys, monkeypatch):
     (["macao", "--set", "position_id=x"], "position_id"),
     (["macao", "--deal", "{not json"], "JSON"),
     (["macao", "--file", "/nonexistent/moves.txt"], "cannot read"),
+    (["macao", "--deal", "/"], "cannot read the deal"),
 ])
 def test_bad_arguments_exit_2_with_a_clear_message(capsys, monkeypatch, argv, message):
     code, out, err = run(capsys, monkeypatch, argv)
@@ -112,6 +113,10 @@ def test_load_a_saved_game(capsys, monkeypatch, tmp_path):
     assert code == 0 and "[2] 9S: Legal move." in out
     code, _, err = run(capsys, monkeypatch, ["tintar", "--load", str(path)])
     assert code == 2 and "holds a game of macao" in err
+    damaged = tmp_path / "damaged.json"
+    damaged.write_text('{"format": "masa-game", "game": "macao"}')
+    code, _, err = run(capsys, monkeypatch, ["macao", "--load", str(damaged)])
+    assert code == 2 and "not a saved" in err
 
 
 @pytest.mark.parametrize("game", ["tintar", "table"])
