@@ -193,7 +193,12 @@ def main(args) -> int:
             ref.seq = seq
             holder["ref"] = ref
             start = 0
-            if args.resume and ref.resume():
+            try:
+                resumed = args.resume and ref.resume()
+            except ValueError as exc:
+                print(f"masa demo: {exc}", file=sys.stderr)
+                return 2
+            if resumed:
                 start = ref.frame
                 print(f"  ({'continuă de la cadrul' if ro else 'resuming at frame'} {start}, "
                       f"{len(ref.game.moves) if ref.game else 0} {'mutări jucate' if ro else 'moves played'})")

@@ -131,7 +131,13 @@ def main(args) -> int:
                   feedback=feedback, voice=voice, lang=lang, stability_frames=cfg["stability"]["frames"],
                   options=cfg["game"]["options"] or None, log=lambda line: print(line, flush=True))
     resilient.on_status = ref.on_camera
-    if ref.resume():
+    try:
+        resumed = ref.resume()
+    except ValueError as exc:
+        print(f"masa run: {exc}", file=sys.stderr)
+        close_all()
+        return 2
+    if resumed:
         if args.new:
             # A new game in the same journal: the event numbers go on.
             ref.handle_command({"cmd": "new_game"}, "cli")

@@ -78,28 +78,32 @@ class Journal:
                                        "ORDER BY id", (kind, after)).fetchall()
         return [{"id": i, "ts": ts, "kind": k, **json.loads(d)} for i, ts, k, d in rows]
 
+    def _one(self, sql: str, params: tuple) -> dict | None:
+        """One entry as {"id", "ts", "kind", **data}, or None; a damaged
+        journal file or entry is a ValueError naming the file."""
+        try:
+            with self._lock:
+                row = self.db.execute(sql, params).fetchone()
+            if row is None:
+                return None
+            i, ts, k, d = row
+            data = json.loads(d)
+            if not isinstance(data, dict):
+                raise ValueError(f"entry {i} is not a JSON object")
+        except (sqlite3.DatabaseError, ValueError) as exc:
+            raise ValueError(f"journal {self.path} is damaged: {exc}") from None
+        return {"id": i, "ts": ts, "kind": k, **data}
+
     def last(self, kind: str) -> dict | None:
-        with self._lock:
-            row = self.db.execute("SELECT id, ts, kind, data FROM entries WHERE kind = ? "
-                                  "ORDER BY id DESC LIMIT 1", (kind,)).fetchone()
-        if row is None:
-            return None
-        i, ts, k, d = row
-        return {"id": i, "ts": ts, "kind": k, **json.loads(d)}
+        return self._one("SELECT id, ts, kind, data FROM entries WHERE kind = ? ORDER BY id DESC LIMIT 1", (kind,))
 
     def last_snapshot(self, game: str | None = None) -> dict | None:
         """The state to resume from (of ``game`` when given: a demo journal
         holds a Macao and a Tintar game), or None."""
         if game is None:
             return self.last("snapshot")
-        with self._lock:
-            row = self.db.execute("SELECT id, ts, kind, data FROM entries WHERE kind = 'snapshot' AND "
-                                  "json_extract(data, '$.kind_of_game') = ? ORDER BY id DESC LIMIT 1",
-                                  (game,)).fetchone()
-        if row is None:
-            return None
-        i, ts, k, d = row
-        return {"id": i, "ts": ts, "kind": k, **json.loads(d)}
+        return self._one("SELECT id, ts, kind, data FROM entries WHERE kind = 'snapshot' AND "
+                         "json_extract(data, '$.kind_of_game') = ? ORDER BY id DESC LIMIT 1", (game,))
 
     def count(self, kind: str | None = None) -> int:
         with self._lock:

@@ -491,20 +491,27 @@ class Referee:
     # ----- resume ---------------------------------------------------------------------
     def resume(self) -> bool:
         """Continue from the journal's last snapshot; False for a fresh journal."""
-        snap = self.journal.last_snapshot(self.kind)
+        snap = self.journal.last_snapshot(self.kind)     # ValueError for a damaged journal
         if snap is None:
             return False
-        self.players = snap["players"]
-        self.game = load_game(snap["game"]) if snap["game"] else None
-        self.reference = snap["reference"]
-        self.refs = snap["refs"]
-        self.seq = snap["seq"]
-        self.game_no = snap["game_no"]
-        self.names = snap["names"]
-        self.frame = snap["frame"]
-        self.flag_key = snap["flag_key"]
+        try:
+            game = load_game(snap["game"]) if snap["game"] else None
+            fields = {name: snap[name] for name in ("players", "reference", "refs", "seq", "game_no", "names",
+                                                    "frame", "flag_key", "last_verdict")}
+            for name in ("players", "seq", "game_no", "frame"):
+                if not isinstance(fields[name], int) or isinstance(fields[name], bool):
+                    raise ValueError(f"{name} is not an integer")
+            if not isinstance(fields["refs"], list) or not isinstance(fields["names"], list):
+                raise ValueError("refs and names must be lists")
+        except (KeyError, TypeError, ValueError) as exc:
+            where = getattr(self.journal, "path", "")
+            raise ValueError(f"journal {where}: the last {self.kind} snapshot (entry {snap['id']}) "
+                             f"cannot be resumed: {exc!r}; use another journal file") from None
+        # Checked: now the referee takes it all at once.
+        self.game = game
+        for name, value in fields.items():
+            setattr(self, name, value)
         self.table_unclear = snap.get("table_unclear", False)
-        self.last_verdict = snap["last_verdict"]
         self.stability.reset(self.reference)
         self._turn_led()
         if self.publisher is not None:

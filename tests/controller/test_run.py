@@ -92,3 +92,24 @@ def test_run_broken_config_is_exit_2_with_the_reason(tmp_path, capsys, text, wor
                  "--journal", str(tmp_path / "j.db"), "--max-frames", "1"]) == 2
     err = capsys.readouterr().err
     assert words in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("damage", ["missing keys", "not json"])
+def test_run_on_a_damaged_journal_is_exit_2_and_the_journal_is_kept(tmp_path, capsys, damage):
+    import sqlite3
+
+    path = tmp_path / "j.db"
+    j = Journal(path)
+    j.write(("snapshot", {"kind_of_game": "tintar", "players": 2}))
+    j.close()
+    if damage == "not json":
+        with sqlite3.connect(path) as db:
+            db.execute("UPDATE entries SET data = '{\"kind_of_game\": \"tintar\", broken'")
+    pics = tmp_path / "pics"
+    pics.mkdir()
+    cv2.imwrite(str(pics / "a.png"), np.zeros((40, 40, 3), np.uint8))
+    assert masa(["run", "--camera", str(pics), "--game", "tintar", "--mqtt", "mqtt://127.0.0.1:1",
+                 "--journal", str(path), "--max-frames", "1"]) == 2
+    err = capsys.readouterr().err
+    assert str(path) in err and ("cannot be resumed" in err or "damaged" in err) and "Traceback" not in err
+    assert Journal(path).count() == 1          # nothing was written to it
