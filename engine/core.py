@@ -96,6 +96,16 @@ def format_message(code: str, args: dict, lang: str = "ro", game: str = "") -> s
         return template
 
 
+# The two sides of a board game (Table, Tintar): seat 0 white, seat 1 black.
+COLOUR_WORDS = {"ro": ("albul", "negrul"), "en": ("white", "black")}
+
+
+def colour_word(seat: int, lang: str = "ro", capital: bool = False) -> str:
+    """A board game player's colour as a word ("albul" / "white")."""
+    word = COLOUR_WORDS.get(lang, COLOUR_WORDS["en"])[seat]
+    return word[0].upper() + word[1:] if capital else word
+
+
 # --------------------------------------------------------------------------
 
 @dataclass(frozen=True)

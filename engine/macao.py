@@ -85,7 +85,6 @@ from .core import OK, Event, Game, Move, Verdict, illegal, register_messages
 from .observed import HiddenHand
 
 PENALTY_VALUE = {"2": 2, "3": 3, "K": 5}
-SPECIAL_RANKS = "234JKA"
 REQUESTABLE_RANKS = "56789TQ"
 RANDOM_HAND = 5
 

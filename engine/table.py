@@ -102,14 +102,13 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from .core import OK, Event, Game, Move, Verdict, format_message, illegal, register_messages
+from .core import OK, Event, Game, Move, Verdict, colour_word, format_message, illegal, register_messages
 
 CHECKERS = 15
 BAR = 24            # index of the bar in a side's 25 slots (points 1-24 are 0-23)
 OFF = -1            # destination index of a checker borne off
 START = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
-COLOUR_WORDS = {"ro": ("albul", "negrul"), "en": ("white", "black")}
 LETTERS = {"ro": ("A", "N"), "en": ("W", "B")}
 
 register_messages({
@@ -198,11 +197,6 @@ _KIND_WORDS = {"ro": {"single": "simplu", "gammon": "marÈ›", "backgammon": "marÈ
                       "drop": "double dropped"}}
 
 
-def colour_word(seat: int, lang: str = "ro", capital: bool = False) -> str:
-    word = COLOUR_WORDS.get(lang, COLOUR_WORDS["en"])[seat]
-    return word[0].upper() + word[1:] if capital else word
-
-
 def dice_text(dice: Iterable[int]) -> str:
     return "-".join(str(d) for d in dice)
 
@@ -238,9 +232,6 @@ class Position:
     def pips(self, side: int = 0) -> int:
         s = self.me if side == 0 else self.opp
         return sum((i + 1) * n for i, n in enumerate(s))
-
-    def swapped(self) -> "Position":
-        return Position(self.opp, self.me)
 
     def validate(self) -> None:
         """ValueError unless this is a position of real backgammon."""
@@ -485,17 +476,10 @@ def generate_plays(me: tuple, opp: tuple, dice: tuple[int, int], any_rule: bool 
     return {key: v[2] for key, v in found.items() if v[:2] == best}
 
 
-def legal_results(pos: Position, dice: tuple[int, int], bearoff: str = "standard") -> set[tuple]:
-    """The set of (me, opp) keys of every position a legal play reaches
-    (the position itself when the roll cannot be used)."""
-    return set(generate_plays(pos.me, pos.opp, tuple(dice), bearoff == "any"))
-
-
 # --------------------------------------------------------------------------
 # Notation.
 
 _SEG_RE = re.compile(r"^(bar|\d{1,2})(\*?)((?:/(?:\d{1,2}|off)\*?)+)(?:\((\d)\))?$")
-_ROLL_RE = re.compile(r"^(?:roll\s+)?([1-6])[\s,-]*([1-6])$")
 
 
 def _point_name(n: int) -> str:

@@ -90,7 +90,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .core import OK, Event, Game, Move, Verdict, format_message, illegal, register_messages
+from .core import OK, Event, Game, Move, Verdict, colour_word, format_message, illegal, register_messages
 
 POINTS: tuple[str, ...] = ("a1", "a4", "a7", "b2", "b4", "b6", "c3", "c4", "c5", "d1", "d2", "d3",
                            "d5", "d6", "d7", "e3", "e4", "e5", "f2", "f4", "f6", "g1", "g4", "g7")
@@ -118,7 +118,6 @@ EMPTY = -1
 WHITE, BLACK = 0, 1
 PIECES = 9
 COLOURS = ("white", "black")
-COLOUR_WORDS = {"ro": ("albul", "negrul"), "en": ("white", "black")}
 PIECE_LETTERS = {"ro": ("A", "N"), "en": ("W", "B")}
 
 _MOVE_RE = re.compile(r"^([a-z]\d{1,2})(?:-([a-z]\d{1,2}))?(?:x([a-z]\d{1,2}))?$")
@@ -176,12 +175,6 @@ register_messages({
     "event_captured": {"ro": "{colour} a luat piesa de pe {point}.", "en": "{colour} took the piece on {point}."},
     "event_game_over": {"ro": "Jocul s-a terminat: {outcome}.", "en": "The game is over: {outcome}."},
 }, game="tintar")
-
-
-def colour_word(seat: int, lang: str = "ro", capital: bool = False) -> str:
-    """The player's colour as a word ("albul" / "white")."""
-    word = COLOUR_WORDS.get(lang, COLOUR_WORDS["en"])[seat]
-    return word[0].upper() + word[1:] if capital else word
 
 
 class TintarEvent(Event):
@@ -243,12 +236,6 @@ def _forms_mill(cells: list[int], point: int, seat: int) -> bool:
         if cells[a] == seat and cells[b] == seat:
             return True
     return False
-
-
-def in_mill(cells: list[int], point: int) -> bool:
-    """Is the piece on ``point`` one of three of its colour on a line?"""
-    colour = cells[point]
-    return colour != EMPTY and _forms_mill(cells, point, colour)
 
 
 def capturable(cells: list[int], seat: int) -> list[int]:
