@@ -148,6 +148,30 @@ def find_board(image: np.ndarray, what: str = "board") -> np.ndarray:
     return refine_corners(image, quad)
 
 
+def board_candidates(image: np.ndarray, what: str = "board") -> list[np.ndarray]:
+    """Every plausible outline of the board (corners as find_board gives them), best guess first:
+    from the colour mask and from the sharp-edge mask.  A reader that knows its board's
+    drawing (Tintar lines) picks among them; glare merged into the board or a board
+    frame lost in shadow spoils one of the two, seldom both.
+
+    Raises BoardNotFound or BoardPartlyInView when neither gives an outline.
+    """
+    mask, scale = foreground_mask(image)
+    quads, first = [], None
+    for make in (lambda: mask, lambda: edge_enclosed_mask(image, scale)):
+        try:
+            quad = _quad_from_mask(make(), what)
+        except (BoardNotFound, BoardPartlyInView) as exc:
+            first = first or exc
+            continue
+        quad = refine_corners(image, (quad + 0.5) / scale - 0.5)
+        if all(np.max(np.linalg.norm(quad - q, axis=1)) > 3.0 for q in quads):
+            quads.append(quad)
+    if not quads:
+        raise first
+    return quads
+
+
 def edge_enclosed_mask(image: np.ndarray, scale: float) -> np.ndarray:
     """What the table cannot reach from the picture's border without crossing a sharp edge."""
     h, w = image.shape[:2]

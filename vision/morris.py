@@ -23,10 +23,10 @@ import cv2
 import numpy as np
 
 from vision import imaging
-from vision.board_outline import (BoardNotFound, BoardPartlyInView, board_homography, find_board, gradients,
-                                  mm_to_px, ring_response, top_down)
-from vision.render_boards import (TINTAR_PIECE_R, TINTAR_POINTS, TINTAR_SIZE, TINTAR_STEP, TINTAR_GRID0,
-                                  tintar_point_mm)
+from vision.board_outline import (BoardNotFound, BoardPartlyInView, board_candidates, board_homography,
+                                  gradients, mm_to_px, ring_response, top_down)
+from vision.render_boards import (TINTAR_LINES, TINTAR_PIECE_R, TINTAR_POINTS, TINTAR_SIZE, TINTAR_STEP,
+                                  TINTAR_GRID0, tintar_point_mm)
 
 __all__ = ["read", "annotate", "BoardNotFound", "BoardPartlyInView"]
 
@@ -145,15 +145,80 @@ def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
     return found
 
 
+def _line_samples() -> tuple[np.ndarray, np.ndarray]:
+    """Board-mm points on the drawn lines away from the 24 points (where pieces hide them), and
+    the same points moved half a step across their line (bare plate)."""
+    pts = np.array([tintar_point_mm(n) for n in TINTAR_POINTS])
+    on, off = [], []
+    for a, b in TINTAR_LINES:
+        pa, pb = np.array(tintar_point_mm(a)), np.array(tintar_point_mm(b))
+        u = (pb - pa) / np.linalg.norm(pb - pa)
+        across = np.array([-u[1], u[0]])
+        for t in np.linspace(0.0, 1.0, 49):
+            p = pa + t * (pb - pa)
+            if np.min(np.linalg.norm(pts - p, axis=1)) < 1.3 * TINTAR_PIECE_R:
+                continue
+            on.append(p)
+            off += [p + 0.5 * TINTAR_STEP * across, p - 0.5 * TINTAR_STEP * across]
+    return np.array(on), np.array(off)
+
+
+_LINES_ON, _LINES_OFF = _line_samples()
+
+
+def _line_score(image: np.ndarray, H: np.ndarray) -> float:
+    """How well the Tintar drawing (its 16 lines) sits where homography H puts it: the thin-line
+    contrast on the lines over that half a step beside them."""
+    top, _ = top_down(image, H, 0.0, 0.0, TINTAR_SIZE, TINTAR_SIZE, 1.0, with_inside=False)
+    gray = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    line = np.abs(gray - cv2.GaussianBlur(gray, (0, 0), 4.0))
+    n = line.shape[0] - 1
+
+    def at(pts):
+        xi = np.clip(np.rint(pts[:, 0]).astype(int), 0, n)
+        yi = np.clip(np.rint(pts[:, 1]).astype(int), 0, n)
+        return line[yi, xi]
+
+    return float(np.median(at(_LINES_ON)) / (np.median(at(_LINES_OFF)) + 1.0))
+
+
+def _find_plate(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(corners of the plate in pixels, board-mm -> pixel homography).
+
+    Each outline found (vision.board_outline.board_candidates) is tried as the
+    plate and as the square of the outer lines (a frame lost in shadow or the
+    same colour as the cloth leaves only the lines' square); the one whose
+    drawn lines sit best where the Tintar drawing puts them wins.
+    """
+    inner = TINTAR_GRID0 + 6 * TINTAR_STEP - TINTAR_GRID0
+    shift = np.array([[1.0, 0.0, -TINTAR_GRID0], [0.0, 1.0, -TINTAR_GRID0], [0.0, 0.0, 1.0]])
+    best = None
+    for corners in board_candidates(image, "Tintar board"):
+        sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+        if sides.max() > 1.8 * sides.min():
+            continue
+        for H in (board_homography(corners, TINTAR_SIZE, TINTAR_SIZE),
+                  board_homography(corners, inner, inner) @ shift):
+            score = _line_score(image, H)
+            if best is None or score > best[0]:
+                best = (score, H)
+    if best is None:
+        raise BoardNotFound("no Tintar board in view (the outline is not square) "
+                            "/ nu se vede tabla de Tintar (conturul nu este pătrat)")
+    H = best[1]
+    corners = mm_to_px(H, [(0, 0), (TINTAR_SIZE, 0), (TINTAR_SIZE, TINTAR_SIZE), (0, TINTAR_SIZE)])
+    h, w = image.shape[:2]
+    if (corners[:, 0] < 0).any() or (corners[:, 1] < 0).any() or (corners[:, 0] > w - 1).any() \
+            or (corners[:, 1] > h - 1).any():
+        raise BoardPartlyInView("only part of the Tintar board is in view — move the camera or the board "
+                                "/ tabla se vede doar în parte — mutați camera sau tabla")
+    return corners, H
+
+
 def read(image, calibration=None) -> dict:
     """The Tintar position in ``image`` (BGR); see the module docstring for the result."""
     image = imaging.check_frame(image)
-    corners = find_board(image, "Tintar board")
-    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
-    if sides.max() > 1.8 * sides.min():
-        raise BoardNotFound("no Tintar board in view (the outline is not square) "
-                            "/ nu se vede tabla de Tintar (conturul nu este pătrat)")
-    H = board_homography(corners, TINTAR_SIZE, TINTAR_SIZE)
+    _, H = _find_plate(image)
     x0 = -SIDE_ZONE - SIDE_GAP
     top, _ = top_down(image, H, x0, -8.0, TINTAR_SIZE + SIDE_ZONE + SIDE_GAP, TINTAR_SIZE + 8.0, PX_PER_MM,
                       with_inside=False)
@@ -186,10 +251,9 @@ def annotate(image: np.ndarray, result: dict) -> np.ndarray:
     """The picture with the board outline and each piece read (a ring in the piece's colour)."""
     out = imaging.check_frame(image).copy()
     try:
-        corners = find_board(out, "Tintar board")
+        corners, H = _find_plate(out)
     except ValueError:
         return out
-    H = board_homography(corners, TINTAR_SIZE, TINTAR_SIZE)
     cv2.polylines(out, [np.rint(corners).astype(np.int32)], True, (0, 200, 255), 2, cv2.LINE_AA)
     for name in TINTAR_POINTS:
         (x, y), = mm_to_px(H, [tintar_point_mm(name)])
