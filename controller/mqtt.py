@@ -91,6 +91,7 @@ class Publisher:
         self._buffer: deque[tuple[str, bytes, bool]] = deque()
         self._lock = threading.Lock()
         self._in_flight: list = []     # paho MQTTMessageInfo not yet acknowledged
+        self._prune_at = 1024           # _in_flight length at which acknowledged ones are dropped
         self._connected = threading.Event()
         self._started = False
         self.dropped = 0
@@ -190,6 +191,11 @@ class Publisher:
         with self._lock:
             if self._connected.is_set():
                 self._in_flight.append(self.client.publish(t, bytes(payload), qos=1, retain=retain))
+                if len(self._in_flight) >= self._prune_at:
+                    # Forget what the broker acknowledged, or a table that runs
+                    # for days keeps every message it ever sent.
+                    self._in_flight = [info for info in self._in_flight if not info.is_published()]
+                    self._prune_at = max(1024, 2 * len(self._in_flight))
                 return
             if retain:
                 # Only the newest retained value of a topic matters.

@@ -118,3 +118,18 @@ def test_tls_and_password_on_mosquitto(tmp_path, subscriber_factory):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_acknowledged_messages_are_not_kept_forever(broker):
+    # A table publishing for days must not keep every message it ever sent.
+    pub = Publisher(broker.url, table_id="t3", client_id="masa-t3").start()
+    assert pub.wait_connected(10)
+    infos = []
+    for seq in range(1, 3001):
+        pub.publish_event({"seq": seq})
+        if seq % 500 == 0:
+            infos.append(pub._in_flight[-1])
+            infos[-1].wait_for_publish(10)
+    assert all(info.is_published() for info in infos)
+    assert len(pub._in_flight) <= 2048
+    pub.stop()
