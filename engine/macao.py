@@ -742,9 +742,7 @@ class Macao(Game):
             total = self.penalty["total"] + sum(PENALTY_VALUE[C.rank(c)] for c in cards)
             self._start_penalty(seat, total, last, events)
         elif self.skip:
-            self.skip = {"count": self.skip["count"] + len(cards), "target": self._next_active(seat)}
-            events.append(Event("skip", seat, {"count": self.skip["count"], "target_seat": self.skip["target"],
-                                               "player": self.skip["target"] + 1}))
+            self._start_skip(seat, self.skip["count"] + len(cards), events)
         else:
             chain = self._trailing_chain(cards)
             if chain:
@@ -755,9 +753,7 @@ class Macao(Game):
                     break
                 fours += 1
             if fours:
-                self.skip = {"count": fours, "target": self._next_active(seat)}
-                events.append(Event("skip", seat, {"count": fours, "target_seat": self.skip["target"],
-                                                   "player": self.skip["target"] + 1}))
+                self._start_skip(seat, fours, events)
         if move.arg is not None:
             self._set_request(seat, move.arg, events)
         elif C.rank(last) in "JA":
@@ -799,6 +795,12 @@ class Macao(Game):
         resume = self._next_active(target) if target == self._next_active(seat) else self._next_active(seat)
         self.penalty = {"total": total, "target": target, "resume": resume}
         events.append(Event("penalty", seat, {"count": total, "target_seat": target, "player": target + 1}))
+
+    def _start_skip(self, seat: int, count: int, events: list[Event]) -> None:
+        """``seat`` has put down 4s: the next player faces ``count`` of them."""
+        self.skip = {"count": count, "target": self._next_active(seat)}
+        events.append(Event("skip", seat, {"count": count, "target_seat": self.skip["target"],
+                                           "player": self.skip["target"] + 1}))
 
     def _set_request(self, seat: int, wanted: str, events: list[Event]) -> None:
         kind = "suit" if wanted in C.SUITS else "rank"
