@@ -47,13 +47,14 @@ class CardTableReader:
         self.calibration = calibration
         self.hands = hands or HandDetector()
         self.zones_px = zones_in_pixels(layout, calibration)
+        self._zone_masks: dict = {}     # the zones drawn once per picture size (zones_touched)
         self._last: tuple[bytes, Observation] | None = None
         self.reads = 0
 
     def __call__(self, frame) -> Observation:
         h = self.hands.detect(frame)
         if h.hand:
-            return Observation(None, True, zones_touched(h.mask, self.zones_px))
+            return Observation(None, True, zones_touched(h.mask, self.zones_px, cache=self._zone_masks))
         key = _digest(frame)
         if self._last is not None and self._last[0] == key:
             return self._last[1]

@@ -110,12 +110,20 @@ class HandDetector:
         return HandResult(hand, skin, motion, keep)
 
 
-def zones_touched(mask: np.ndarray, zones_px: dict[str, np.ndarray], min_pixels: int = 50) -> tuple[str, ...]:
-    """Names of the zones (polygons in picture pixels) the mask covers."""
+def zones_touched(mask: np.ndarray, zones_px: dict[str, np.ndarray], min_pixels: int = 50,
+                  cache: dict | None = None) -> tuple[str, ...]:
+    """Names of the zones (polygons in picture pixels) the mask covers.
+    ``cache`` (a dict the caller keeps) holds the zones drawn as masks, so a
+    loop that asks every frame draws each zone once, not once a frame."""
     touched = []
     for name, poly in zones_px.items():
-        zmask = np.zeros(mask.shape[:2], np.uint8)
-        cv2.fillPoly(zmask, [np.round(np.asarray(poly)).astype(np.int32)], 255)
+        key = (name, mask.shape[:2])
+        zmask = cache.get(key) if cache is not None else None
+        if zmask is None:
+            zmask = np.zeros(mask.shape[:2], np.uint8)
+            cv2.fillPoly(zmask, [np.round(np.asarray(poly)).astype(np.int32)], 255)
+            if cache is not None:
+                cache[key] = zmask
         if np.count_nonzero(cv2.bitwise_and(zmask, mask)) >= min_pixels:
             touched.append(name)
     return tuple(touched)

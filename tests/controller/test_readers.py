@@ -65,3 +65,18 @@ def test_tintar_reader_unreadable_board_is_no_scene():
     reader = TintarReader(read=read)
     obs = reader(np.full((720, 1280, 3), 90, np.uint8))
     assert obs.scene is None and not obs.hand
+
+
+def test_zones_touched_draws_each_zone_once_and_agrees_without_the_cache():
+    from vision.hands import zones_touched
+
+    zones = {"seat0": np.array([[0, 0], [50, 0], [50, 40], [0, 40]], float),
+             "pile": np.array([[60, 10], [90, 10], [90, 40], [60, 40]], float)}
+    mask = np.zeros((60, 100), np.uint8)
+    mask[0:30, 0:30] = 255
+    cache: dict = {}
+    for _ in range(3):
+        assert zones_touched(mask, zones, cache=cache) == zones_touched(mask, zones) == ("seat0",)
+    assert sorted(cache) == [("pile", (60, 100)), ("seat0", (60, 100))]
+    mask[10:40, 60:90] = 255
+    assert zones_touched(mask, zones, cache=cache) == ("seat0", "pile")
