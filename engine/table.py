@@ -978,8 +978,9 @@ class Table(Game):
             if (ms.cube != 1 or ms.doubled or ms.cube_owner is not None) and not o["cube"]:
                 raise ValueError(f"Match ID {setup['match_id']!r} has a cube in play: "
                                  f"use the option cube=True")
-            if ms.doubled and ms.dice != (0, 0):
-                raise ValueError(f"Match ID {setup['match_id']!r}: a double offered after the roll")
+            if ms.doubled and (ms.dice != (0, 0) or dice is not None):
+                raise ValueError(f"Match ID {setup['match_id']!r} has a double offered, which comes "
+                                 f"before the roll: no dice go with it")
             if ms.game_state != 1:
                 raise ValueError(f"Match ID {setup['match_id']!r} is not of a game in play")
             self.options["match_to"] = ms.match_to

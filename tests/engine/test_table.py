@@ -392,6 +392,16 @@ def test_with_the_cube_and_engine_rolls_a_roll_prefix_cannot_choose_the_dice():
     assert t.check("66: 24/18(2) 13/7(2)").ok
 
 
+def test_a_double_offered_comes_with_no_dice():
+    g = create_game("table", seed=3, options={"cube": True})
+    g.play("double")
+    with pytest.raises(ValueError, match="before the roll"):
+        create_game("table", position_id=g.position_id(), match_id=g.match_id(), dice=(5, 2),
+                    options={"cube": True})
+    h = create_game("table", position_id=g.position_id(), match_id=g.match_id(), options={"cube": True})
+    assert h.offered and h.dice is None and h.match_id() == g.match_id()
+
+
 def test_the_cube_as_gnubg_writes_it():
     # gnubg: new match 5, set turn 0, set board <start>, double, take, set dice 3 1, move 8/5 6/5, double
     g = create_game("table", position_id=START_ID, options={"match_to": 5, "cube": True, "roller": "table"})
