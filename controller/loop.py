@@ -304,20 +304,10 @@ class Referee:
         self.refs.append(self.reference)
         if new_reference:
             self.reference = st.scene
-        self.last_verdict = {"ok": True, "move": text, "seat": seat}
-        events = [{"kind": "move", "seat": seat, "move": text, "verdict": verdict.to_dict()}]
-        for ev in engine_events:
-            events.append({"kind": "engine", "event": ev.to_dict(),
-                           "ro": ev.message("ro"), "en": ev.message("en")})
+        events = self._played(f"[{st.frame:05d}] {self.seat_name(seat)}", text, seat, verdict, engine_events)
         events.append({"kind": "score", "scores": g.scores()})
         if g.is_over:
             events.append({"kind": "game_over", "result": g.result()})
-        self.log(f"[{st.frame:05d}] {self.seat_name(seat)}: {text}  ->  "
-                 f"{'corect' if self.lang == 'ro' else 'legal'}")
-        for ev in engine_events:
-            msg = ev.message(self.lang)
-            if msg and not msg.startswith("event_"):
-                self.log(f"          {msg}")
         self._emit(events, [("move", {"move": text, "seat": seat, "frame": st.frame}),
                             ("verdict", {"move": text, "seat": seat, **verdict.to_dict()})], snapshot=True)
         if self.feedback is not None:
@@ -332,6 +322,19 @@ class Referee:
                 self.feedback.game_over()
             self.say(self._game_over_text(), key=("over", self.game_no))
             self.log(f"          {self._game_over_text()}")
+
+    def _played(self, who: str, text: str, seat: int, verdict, engine_events, **extra) -> list[dict]:
+        """A legal move was played (from the table or a command): remember
+        it, log it with the engine's sentences, and give its events."""
+        self.last_verdict = {"ok": True, "move": text, "seat": seat}
+        events = [{"kind": "move", "seat": seat, "move": text, "verdict": verdict.to_dict(), **extra}]
+        self.log(f"{who}: {text}  ->  {'corect' if self.lang == 'ro' else 'legal'}")
+        for ev in engine_events:
+            events.append({"kind": "engine", "event": ev.to_dict(), "ro": ev.message("ro"), "en": ev.message("en")})
+            msg = ev.message(self.lang)
+            if msg and not msg.startswith("event_"):
+                self.log(f"          {msg}")
+        return events
 
     def _game_over_text(self) -> str:
         g = self.game
@@ -465,16 +468,7 @@ class Referee:
             return False
         engine_events = self.game.play(text, seat=cmd.seat)
         seat = self.game.moves[-1].seat
-        self.last_verdict = {"ok": True, "move": text, "seat": seat}
-        events = [{"kind": "move", "seat": seat, "move": text, "verdict": verdict.to_dict(), "source": source}]
-        for ev in engine_events:
-            events.append({"kind": "engine", "event": ev.to_dict(), "ro": ev.message("ro"),
-                           "en": ev.message("en")})
-        self.log(f"  {cmd.name} ({source}): {text}  ->  {'corect' if self.lang == 'ro' else 'legal'}")
-        for ev in engine_events:
-            msg = ev.message(self.lang)
-            if msg and not msg.startswith("event_"):
-                self.log(f"          {msg}")
+        events = self._played(f"  {cmd.name} ({source})", text, seat, verdict, engine_events, source=source)
         # A command changes the game, not the table: the reference scene stays,
         # and undo puts back the same scene.
         self.refs.append(self.reference)
