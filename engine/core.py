@@ -284,6 +284,13 @@ class Game(ABC):
         """The cards in ``seat``'s hand (full information), else None."""
         return None
 
+    def _seat(self, seat: int) -> int:
+        """``seat`` itself, or ValueError when the game has no such seat (not
+        Python's counting from the end for a negative number)."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.players:
+            raise ValueError(f"there is no seat {seat!r}: seats are 0 to {self.players - 1}")
+        return seat
+
     def hand_size(self, seat: int) -> int:
         return 0
 

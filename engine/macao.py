@@ -417,11 +417,13 @@ class Macao(Game):
         return self.pile[-1]
 
     def hand(self, seat: int) -> list[str] | None:
+        self._seat(seat)
         if self.hands is None:
             return None
         return C.sort_cards(self.hands[seat])
 
     def hand_size(self, seat: int) -> int:
+        self._seat(seat)
         return len(self.hands[seat]) if self.hands is not None else self.hidden[seat].count
 
     def stock_size(self) -> int:

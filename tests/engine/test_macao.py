@@ -699,3 +699,12 @@ def test_the_mqtt_request_word():
     assert g.parse_move("request 7").text == "ask 7" and g.parse_move("JH request 7").text == "JH ask 7"
     g.play("request 7")
     assert g.state()["request"]["value"] == "7"
+
+
+@pytest.mark.parametrize("seat", [-1, 3, True, "0"])
+def test_hand_of_a_seat_that_does_not_exist_is_a_value_error(seat):
+    g = create_game("macao", players=3, seed=7)
+    with pytest.raises(ValueError, match="no seat"):
+        g.hand(seat)
+    with pytest.raises(ValueError, match="no seat"):
+        g.hand_size(seat)
