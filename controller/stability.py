@@ -99,7 +99,8 @@ class Stability:
         key = self._stable_key(obs.scene)
         if key == self._key:
             self._count += 1
-            self._run.append(obs.scene)
+            if self._count <= self.frames:      # a still table for hours keeps only the run it needs
+                self._run.append(obs.scene)
         else:
             self._key, self._count, self._run = key, 1, [obs.scene]
         if self._count != self.frames:

@@ -43,3 +43,10 @@ def test_a_different_card_breaks_the_run():
 def test_bad_frames_setting():
     with pytest.raises(ValueError):
         Stability(0)
+
+
+def test_a_table_still_for_hours_keeps_only_the_frames_it_needs():
+    st = Stability(3)
+    stable = [st.feed(Observation({"pile": ["7H"], "unsure": []}), i) for i in range(5000)]
+    assert sum(s is not None for s in stable) == 1
+    assert len(st._run) <= 3
