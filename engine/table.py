@@ -1221,9 +1221,12 @@ class Table(Game):
                     return _impossible("checker_count_changed")
                 off_seen = True
             after = seen
+        if self.is_over:
+            return Verdict(False, "game_over", {}, sure=False)
         d = dice if dice is not None else self.dice
         if d is None:
-            return illegal("table_no_dice_yet")
+            # The camera may simply not have read the dice: never a flag.
+            return Verdict(False, "table_no_dice_yet", {}, sure=False)
         return explain_result(self.position(), d, after, self.options["bearoff"], off_seen)
 
     def _apply(self, move: Move) -> list[Event]:

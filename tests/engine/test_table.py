@@ -491,3 +491,11 @@ def test_bad_input_is_a_clear_error_and_changes_nothing():
         g.play("13/7 13/9")
     assert g.to_json() == before
     assert json.loads(before)["moves"] == []
+
+
+def test_camera_check_without_a_known_roll_is_never_a_sure_flag():
+    """A position seen before the dice are known is not judged illegal for sure."""
+    g = create_game("table", options={"roller": "table"})
+    assert g.dice is None
+    v = g.check_position(g.position())
+    assert not v.ok and v.code == "table_no_dice_yet" and v.sure is False
