@@ -116,7 +116,12 @@ def main(args) -> int:
 
     broker = None
     if address is None:
-        broker = EmbeddedBroker().start()
+        try:
+            broker = EmbeddedBroker().start()
+        except RuntimeError as exc:
+            print(f"masa demo: {exc}", file=sys.stderr)
+            journal.close()
+            return 1
         url = broker.url
         address = parse_url(url)
         print(f"MQTT: {'broker amqtt încorporat pe' if ro else 'embedded amqtt broker on'} {url}")
@@ -136,16 +141,16 @@ def main(args) -> int:
                            "librsvg2-bin (make demo does, as root)"))
     watcher = Watcher(address.host, address.port, args.table, address.tls, address.username, address.password)
     publisher = Publisher(url, table_id=args.table, client_id=f"masa-{args.table}").start()
-    if not publisher.wait_connected(15):
-        print(f"masa demo: cannot reach the MQTT broker at {address.url}", file=sys.stderr)
-        return 1
-    watcher.ready.wait(10)
     feedback = Feedback(3, mock=True, quiet_buzzer=True)
     voice = Voice(lang, backend=args.voice, wav_dir=args.wav_dir)
     mode = "script" if args.fast else "vision"
     referees = []
     seq = 0
     try:
+        if not publisher.wait_connected(15):
+            print(f"masa demo: cannot reach the MQTT broker at {address.url}", file=sys.stderr)
+            return 1
+        watcher.ready.wait(10)
         for kind in ("macao", "tintar"):
             if args.only and kind != args.only:
                 continue

@@ -171,3 +171,17 @@ def test_the_demo_through_real_rendering_and_vision(broker, subscriber_factory, 
 def test_demo_bad_options_exit_2(argv, words, capsys):
     assert masa(["demo", "--fast", *argv]) == 2
     assert words in capsys.readouterr().err
+
+
+def test_demo_with_an_unreachable_broker_says_so_and_leaves_no_thread(monkeypatch, tmp_path, capsys):
+    import threading
+
+    wait = Publisher.wait_connected
+    monkeypatch.setattr(Publisher, "wait_connected", lambda self, timeout=10.0: wait(self, 0.3))
+    before = set(threading.enumerate())
+    assert masa(["demo", "--fast", "--only", "tintar", "--mqtt", "mqtt://127.0.0.1:1",
+                 "--journal", str(tmp_path / "j.db")]) == 1
+    assert "cannot reach the MQTT broker" in capsys.readouterr().err
+    time.sleep(0.3)
+    left = [t.name for t in set(threading.enumerate()) - before if t.is_alive()]
+    assert left == []
