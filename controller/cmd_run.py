@@ -96,13 +96,22 @@ def main(args) -> int:
         return 2
     lang = cfg["table"]["lang"]
     resilient = Resilient(source, stall_seconds=cam["stall_seconds"])
-    broker = None
+    broker = publisher = voice = None
+
+    def close_all() -> None:
+        """Stop what was started, whichever step failed."""
+        for thing, stop in ((voice, "close"), (feedback, "close"), (publisher, "stop"), (journal, "close"),
+                            (resilient, "close"), (serial_link, "close"), (broker, "stop")):
+            if thing is not None:
+                getattr(thing, stop)()
+
     url = cfg["mqtt"]["url"]
     if not url:
         try:
             broker = EmbeddedBroker(cfg["mqtt"]["embedded_host"], cfg["mqtt"]["embedded_port"]).start()
         except RuntimeError as exc:
             print(f"masa run: {exc}", file=sys.stderr)
+            close_all()
             return 1
         url = broker.url
     print(f"masa run: {game}, {players} players, camera {source.name}, MQTT {url}, "
@@ -110,17 +119,6 @@ def main(args) -> int:
     publisher = Publisher(url, table_id=cfg["table"]["id"], ca_file=cfg["mqtt"]["ca_file"] or None,
                           insecure=cfg["mqtt"]["insecure"]).start()
     voice = Voice(cfg["voice"]["lang"], backend=cfg["voice"]["backend"])
-
-    def close_all() -> None:
-        voice.close()
-        feedback.close()
-        publisher.stop()
-        journal.close()
-        resilient.close()
-        if serial_link is not None:
-            serial_link.close()
-        if broker is not None:
-            broker.stop()
 
     reader = _reader(game, layout, calibration, resilient, CardTableReader, TintarReader)
     if reader is None:
