@@ -93,6 +93,7 @@ class Referee:
         # again, nothing is flagged illegal.
         self.table_unclear = False
         self.last_verdict: dict | None = None
+        self._pending: list[tuple[str, dict]] = []   # journal rows waiting for the next write
         self.bad_frame: str | None = None  # the last bad-frame message, said once
         self.timings: list[dict] = []      # per stable scene: when it settled, judged, published
         if self.kind == "tintar":
@@ -124,7 +125,8 @@ class Referee:
         for e in events:
             self.seq += 1
             numbered.append({"seq": self.seq, "ts": round(now, 3), "game_no": self.game_no, **e})
-        rows = list(entries) + [("event", e) for e in numbered]
+        rows = self._pending + list(entries) + [("event", e) for e in numbered]
+        self._pending = []
         if snapshot:
             rows.append(("snapshot", self._snapshot()))
         if rows:
@@ -213,8 +215,18 @@ class Referee:
 
     # ----- stable scenes -------------------------------------------------------------
     def on_stable(self, st: StableScene) -> None:
+        # The scene goes into the journal in the same transaction as what it
+        # leads to (one synced write per stable scene, not two), or alone.
+        self._pending = [("scene", {"scene": st.scene, "frame": st.frame, "hand_zones": list(st.hand_zones)})]
+        try:
+            self._on_stable(st)
+        finally:
+            if self._pending:
+                self.journal.write(*self._pending)
+                self._pending = []
+
+    def _on_stable(self, st: StableScene) -> None:
         t_stable = time.perf_counter()
-        self.journal.write(("scene", {"scene": st.scene, "frame": st.frame, "hand_zones": list(st.hand_zones)}))
         if self.game is None:
             self._start_macao(st)
             return

@@ -315,3 +315,18 @@ def test_a_bad_frame_is_reported_once_and_changes_nothing(bad):
     assert [line for line in lines if "cadru de nefolosit" in line and "BGR picture" in line][:1] \
         and sum("cadru de nefolosit" in line for line in lines) == 1
     assert ref.game.moves == [] and journal.count("event") == 1     # game_start only
+
+
+def test_a_stable_scene_and_its_move_are_one_synced_journal_write(table):
+    # Each journal write is a synced transaction: a move read from the table
+    # is written once, its scene first, not the scene and then the move.
+    t = table
+    t.play(pile("7H"))
+    writes = []
+    real = t.journal.write
+    t.journal.write = lambda *rows: (writes.append([k for k, _ in rows]), real(*rows))[1]
+    t.play(hand("seat0", "pile"), pile("7H", "8H"))
+    assert len(writes) == 1 and writes[0][:3] == ["scene", "move", "verdict"] and "event" in writes[0]
+    t.play(hand("seat0"), pile("7H", "8H", "9C", n=1), pile("7H", "8H"))   # nothing new: the scene alone
+    assert len(writes) == 2 and writes[1] == ["scene"]
+    assert [e["kind"] for e in t.journal.entries()][-1] == "scene"
