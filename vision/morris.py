@@ -25,7 +25,7 @@ import numpy as np
 from vision import imaging
 from vision.board_outline import (BoardNotFound, BoardPartlyInView, board_candidates, board_homography,
                                   gradients, mm_to_px, ring_response, top_down)
-from vision.render_boards import (TINTAR_LINES, TINTAR_PIECE_R, TINTAR_POINTS, TINTAR_SIZE, TINTAR_STEP,
+from vision.render_boards import (TINTAR_FRAME, TINTAR_LINES, TINTAR_PIECE_R, TINTAR_POINTS, TINTAR_SIZE, TINTAR_STEP,
                                   TINTAR_GRID0, tintar_point_mm)
 
 __all__ = ["read", "annotate", "BoardNotFound", "BoardPartlyInView"]
@@ -39,9 +39,11 @@ TEXTURE_FACTOR = 1.0        # beside the board the rim must also beat the cloth'
 PRESENCE_MIN = 1.5          # ring edge strength (grey levels per pixel) that makes a piece
 FACE_SPREAD_MAX = 22.0      # a piece's face is plain: brightness spread (std) inside it below this
 WHITE_RATIO = 0.62          # piece brightness / surroundings above this: white
+LOOSE_AROUND_PERCENTILE = 75.0  # beside the board: the cloth's brighter part is the reference
 
 
-def _disc_stats(lum: np.ndarray, cx: float, cy: float, r_in: float, r_out0: float, r_out1: float):
+def _disc_stats(lum: np.ndarray, cx: float, cy: float, r_in: float, r_out0: float, r_out1: float,
+                around_percentile: float = 50.0):
     h, w = lum.shape
     R = int(r_out1) + 2
     x0, x1 = max(0, int(cx) - R), min(w, int(cx) + R + 1)
@@ -53,7 +55,7 @@ def _disc_stats(lum: np.ndarray, cx: float, cy: float, r_in: float, r_out0: floa
     ring = patch[(d >= r_out0) & (d <= r_out1)]
     if inner.size == 0 or ring.size == 0:
         return 0.0, 1.0, 255.0
-    return float(inner.mean()), float(np.median(ring)), float(inner.std())
+    return float(inner.mean()), float(np.percentile(ring, around_percentile)), float(inner.std())
 
 
 def _best_rings(gx, gy, centres, r, search):
@@ -94,9 +96,16 @@ def _texture(gx, gy, x, y, r) -> float:
     return float(np.mean(vals))
 
 
-def _colour(lum, x, y, r) -> tuple[str | None, float]:
-    """"white" / "black" for a piece at (x, y), None when the inside is not a plain face."""
-    inner, around, spread = _disc_stats(lum, x, y, 0.42 * r, 1.3 * r, 1.6 * r)
+def _colour(lum, x, y, r, loose: bool = False) -> tuple[str | None, float]:
+    """"white" / "black" for a piece at (x, y), None when the inside is not a plain face.
+
+    On the plate the reference is the plate right around the piece; beside the
+    board (``loose``) it is the brighter part of a wider ring of cloth, so a
+    black piece on the dark stripe of a patterned cloth still reads black."""
+    if loose:
+        inner, around, spread = _disc_stats(lum, x, y, 0.42 * r, 1.3 * r, 1.9 * r, LOOSE_AROUND_PERCENTILE)
+    else:
+        inner, around, spread = _disc_stats(lum, x, y, 0.42 * r, 1.3 * r, 1.6 * r)
     if spread > FACE_SPREAD_MAX:
         return None, 0.0
     ratio = inner / max(8.0, around)
@@ -127,6 +136,13 @@ def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
     resp = cv2.resize(cv2.filter2D(half, cv2.CV_32F, kernel), (mag.shape[1], mag.shape[0]),
                       interpolation=cv2.INTER_LINEAR)
     peaks = (resp >= cv2.dilate(resp, np.ones((int(r), int(r)), np.uint8))) & (resp > 1.2 * PRESENCE_MIN)
+    # A piece's whole rim must be in the picture: centres at the picture's edge are filter artefacts.
+    edge = int(0.8 * r)
+    peaks[:edge] = peaks[-edge:] = False
+    if x0_px == 0:
+        peaks[:, :edge] = False
+    if x1_px >= gray.shape[1]:
+        peaks[:, -edge:] = False
     ys, xs = np.nonzero(peaks)
     order = np.argsort(-resp[ys, xs])[:MAX_LOOSE_CANDIDATES]
     found = []
@@ -139,7 +155,7 @@ def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
     for s, x, y in cands:
         if any((x - fx) ** 2 + (y - fy) ** 2 < (1.6 * r) ** 2 for fx, fy, _ in found):
             continue
-        colour = _colour(lum, x, y, r)[0]
+        colour = _colour(lum, x, y, r, loose=True)[0]
         if colour:
             found.append((x, y, colour))
     return found
@@ -186,19 +202,19 @@ def _find_plate(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(corners of the plate in pixels, board-mm -> pixel homography).
 
     Each outline found (vision.board_outline.board_candidates) is tried as the
-    plate and as the square of the outer lines (a frame lost in shadow or the
-    same colour as the cloth leaves only the lines' square); the one whose
+    plate, as the plate inside its frame and as the square of the outer lines
+    (a frame lost in shadow or the colour of the cloth leaves only the inner
+    plate, a plate the colour of the cloth only the lines); the one whose
     drawn lines sit best where the Tintar drawing puts them wins.
     """
-    inner = TINTAR_GRID0 + 6 * TINTAR_STEP - TINTAR_GRID0
-    shift = np.array([[1.0, 0.0, -TINTAR_GRID0], [0.0, 1.0, -TINTAR_GRID0], [0.0, 0.0, 1.0]])
     best = None
     for corners in board_candidates(image, "Tintar board"):
         sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
         if sides.max() > 1.8 * sides.min():
             continue
-        for H in (board_homography(corners, TINTAR_SIZE, TINTAR_SIZE),
-                  board_homography(corners, inner, inner) @ shift):
+        for inset in (0.0, TINTAR_FRAME, TINTAR_GRID0):
+            shift = np.array([[1.0, 0.0, -inset], [0.0, 1.0, -inset], [0.0, 0.0, 1.0]])
+            H = board_homography(corners, TINTAR_SIZE - 2 * inset, TINTAR_SIZE - 2 * inset) @ shift
             score = _line_score(image, H)
             if best is None or score > best[0]:
                 best = (score, H)
