@@ -80,6 +80,10 @@ def main(args) -> int:
         players = 2 if game == "tintar" else cfg["game"]["players"]
         if game == "macao" and not 2 <= players <= 6:
             raise ValueError(f"macao is played by 2 to 6 players, not {players}")
+        try:
+            Referee.check_options(game, players, cfg["game"]["options"])
+        except ValueError as exc:
+            raise ValueError(f"[game] options: {exc}") from None
         layout = load_layout(cfg["game"]["layout"] or default_layout(game, players))
         cam = cfg["camera"]
         calibration = None

@@ -96,8 +96,19 @@ class Referee:
         self._pending: list[tuple[str, dict]] = []   # journal rows waiting for the next write
         self.bad_frame: str | None = None  # the last bad-frame message, said once
         self.timings: list[dict] = []      # per stable scene: when it settled, judged, published
+        self.check_options(kind, self.players, self.options, hand_size)
         if self.kind == "tintar":
             self.game = create_game("tintar", options=self.options or None)
+
+    @staticmethod
+    def check_options(kind: str, players: int, options: dict | None, hand_size: int = 5) -> None:
+        """ValueError now for game options the engine refuses, rather than
+        at the first stable scene, in the middle of the loop."""
+        if kind == "macao":
+            create_game("macao", players=players, observed=True, options=options or None,
+                        deal={"hand_sizes": [hand_size] * players, "starter": "7H"})
+        else:
+            create_game(kind, options=options or None)
 
     # ----- names and words ----------------------------------------------------
     def seat_name(self, seat: int | None) -> str:

@@ -69,6 +69,8 @@ def test_run_bad_options(tmp_path, capsys):
     ("[camera]\ncalibration = \"/nonexistent/cal.json\"\n", "no such calibration file"),
     ("[game]\nlayout = \"LAYOUT\"\n", "table_mm must be [width, height]"),
     ("[game]\nlayout = \"ZONES\"\n", "zones must be a table"),
+    ("[game]\nid = \"macao\"\noptions = { foo = 1 }\n", "[game] options: unknown option(s) for macao: foo"),
+    ("[game]\nid = \"tintar\"\noptions = { foo = 1 }\n", "[game] options: unknown option(s) for tintar: foo"),
 ])
 def test_run_broken_config_is_exit_2_with_the_reason(tmp_path, capsys, text, words):
     # Each broken masa.toml (or file it names) is a clear message and exit 2,
