@@ -43,10 +43,12 @@ from vision.imaging import check_frame
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "cards.npz"
 RANK_CLASSES = list("A23456789TJQK") + [None]
 SUIT_CLASSES = list("SHDC")
-DEFAULT_THRESHOLD = 0.95
+DEFAULT_THRESHOLD = 0.98
 NMS_RADIUS = 0.9          # hypotheses closer than this (in rank-suit distances) read one index
 MIN_REPORTED = 0.3        # weaker readings are not reported at all (a card region may still be)
 DISAGREE_IGNORED = 0.4    # a reading this unsure does not veto the other corner's
+MAX_SCALE_RATIO = 1.5     # a reading this much larger than the picture's typical index is not named
+SCALE_VOTE = 0.5          # readings at least this confident vote for the picture's typical index size
 WORK_WIDTH = 1280          # pictures wider than this are read at this width
 PATCH_W, PATCH_H = 20, 32  # the upright index patch, pixels
 PATCH_SPAN = (1.9, 3.0)    # its width and height in units of the rank-suit distance
@@ -417,12 +419,18 @@ def read_indices(work: np.ndarray, model: CardModel) -> list[dict]:
     return _nms(out)
 
 
-def find_cards(image: np.ndarray, threshold: float = DEFAULT_THRESHOLD, model: CardModel | None = None,
+def find_cards(image: np.ndarray, threshold: float | None = None, model: CardModel | None = None,
                regions: bool = True) -> list[dict]:
-    """Cards in a BGR picture, per Contract 2 (card, face, confidence, quad in picture pixels)."""
+    """Cards in a BGR picture, per Contract 2 (card, face, confidence, quad in picture pixels).
+    ``threshold`` defaults to ``DEFAULT_THRESHOLD``."""
+    threshold = DEFAULT_THRESHOLD if threshold is None else threshold
     model = model or load_model()
     work, scale = _work_image(image)
     readings = read_indices(work, model)
+    # the cards of one table are the same size: a reading far larger than the typical index is
+    # most often two pips of a card's picture read as a rank and a suit
+    votes = [r["scale"] for r in readings if r["confidence"] >= SCALE_VOTE]
+    typical = float(np.median(votes)) if votes else 0.0
     cards = []
     named: list[tuple[np.ndarray, float]] = []
     for g in sorted(_group(readings), key=lambda g: -max(r["confidence"] for r in g)):
@@ -446,12 +454,16 @@ def find_cards(image: np.ndarray, threshold: float = DEFAULT_THRESHOLD, model: C
         else:
             conf = 1.0 - float(np.prod([1.0 - r["confidence"] for r in g]))
             card = best["card"] if best["confidence"] >= threshold or (len(g) == 2 and conf >= threshold) else None
+        if typical and best["scale"] > MAX_SCALE_RATIO * typical:
+            card = None
         quad = np.mean([_orient(r["quad"], best["quad"]) for r in g], axis=0)
         cards.append({"card": card, "face": "up", "confidence": round(conf, 4), "quad": quad})
         if card is not None:
             named.append((quad, float(np.mean([r["scale"] for r in g])), len(g) == 2))
     if regions:
-        cards += card_regions(work, [c["quad"] for c in cards])
+        # the size of a card comes from the cards named (an abstained reading may be a pip pair)
+        cards += card_regions(work, [c["quad"] for c in cards],
+                              [c["quad"] for c in cards if c["card"] is not None])
     for c in cards:
         c["quad"] = [[round(float(x) / scale, 1), round(float(y) / scale, 1)] for x, y in c["quad"]]
     return cards
@@ -503,12 +515,13 @@ def foreground_mask(img: np.ndarray, card_px: float) -> np.ndarray:
     return mask
 
 
-def card_regions(work: np.ndarray, known_quads: list) -> list[dict]:
-    """Card-shaped regions not explained by a reading: face-down cards and unreadable face-up cards."""
+def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = None) -> list[dict]:
+    """Card-shaped regions not explained by a reading: face-down cards and unreadable face-up cards.
+    The card size expected is the median of ``size_quads`` (default ``known_quads``)."""
     h, w = work.shape[:2]
     f = 4
     half = cv2.resize(work, (w // f, h // f), interpolation=cv2.INTER_AREA)
-    expected = _expected_card_area(known_quads) / (f * f)
+    expected = _expected_card_area(known_quads if size_quads is None else size_quads) / (f * f)
     card_px = np.sqrt(expected * 1.5) if expected else 0.11 * half.shape[1]
     mask = foreground_mask(half, card_px)
     known = np.zeros(mask.shape, np.uint8)
