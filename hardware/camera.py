@@ -239,10 +239,12 @@ class Resilient:
 
     def __init__(self, source: FrameSource, on_status: Callable[[str, str], None] | None = None,
                  stall_seconds: float = 5.0, min_backoff: float = 0.5, max_backoff: float = 10.0,
+                 poll_seconds: float = 0.005,
                  clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep):
         self.source = source
         self.on_status = on_status or (lambda kind, text: None)
         self.stall_seconds = stall_seconds
+        self.poll_seconds = poll_seconds
         self.min_backoff = min_backoff
         self.max_backoff = max_backoff
         self.clock = clock
@@ -285,6 +287,8 @@ class Resilient:
         if frame is None:
             if now - self._last_frame_at > self.stall_seconds:
                 self._lose(f"no frame from {self.source.name} for {self.stall_seconds:g} s")
+            else:
+                self.sleep(self.poll_seconds)   # no frame ready: wait a little, do not spin the CPU
             return None
         self._last_frame_at = now
         if self.lost:

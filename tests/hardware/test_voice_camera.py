@@ -158,3 +158,13 @@ def test_pi_camera_without_picamera2_is_reported_as_lost():
         pytest.skip("picamera2 is installed here: this test is for machines without it")
     with pytest.raises(CameraLost, match="picamera2 is not installed"):
         PiCameraSource((640, 480)).open()
+
+
+def test_no_frame_ready_waits_a_little_instead_of_spinning():
+    # A source with no frame ready (before the stall limit) must not make the
+    # loop spin a core of the Pi: each empty read waits a little.
+    slept = []
+    r = Resilient(ScriptedSource(iter([ScriptedSource.STALL] * 3 + ["a"])), stall_seconds=60.0,
+                  clock=lambda: 0.0, sleep=slept.append)
+    assert [r.read() for _ in range(4)] == [None, None, None, "a"]
+    assert len(slept) == 3 and all(s > 0 for s in slept)
