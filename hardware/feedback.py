@@ -47,6 +47,10 @@ def use_mock_pins() -> None:
         Device.pin_factory = MockFactory(pin_class=MockPWMPin)
 
 
+# How many recent entries the record of what was done keeps (tests and the log read it).
+KEEP = 1000
+
+
 class Feedback:
     """Seat LEDs, status LEDs and the buzzer of one table."""
 
@@ -117,6 +121,7 @@ class Feedback:
         if pattern not in PATTERNS:
             raise ValueError(f"unknown buzzer pattern {pattern!r}; patterns: {', '.join(PATTERNS)}")
         self.history.append(pattern)
+        del self.history[:-KEEP]  # a long session keeps only the recent patterns
         if self.serial is not None:
             for freq, seconds in PATTERNS[pattern]:
                 if freq:

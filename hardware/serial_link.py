@@ -62,6 +62,10 @@ def parse_line(line: str) -> tuple:
     raise ValueError(f"bad line {line.strip()!r}")
 
 
+# How many recent entries the record of what was done keeps (tests and the log read it).
+KEEP = 1000
+
+
 class SerialLink:
     """Sends the protocol's lines to the node at ``url``."""
 
@@ -79,6 +83,7 @@ class SerialLink:
         try:
             self.port.write((line + "\n").encode("ascii"))
             self.sent.append(line)
+            del self.sent[:-KEEP]  # a long session keeps only the recent lines
         except serial.SerialException as exc:
             self.errors.append(f"{line}: {exc}")
 

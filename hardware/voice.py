@@ -31,6 +31,10 @@ def espeak_path() -> str | None:
     return shutil.which("espeak-ng")
 
 
+# How many recent entries the record of what was done keeps (tests and the log read it).
+KEEP = 1000
+
+
 class Voice:
     def __init__(self, lang: str = "ro", backend: str = "auto", wav_dir: str | Path | None = None,
                  out=None, rate: int = 160, echo: bool = True):
@@ -70,6 +74,7 @@ class Voice:
             return False
         self._last_key = key
         self.spoken.append(text)
+        del self.spoken[:-KEEP]  # a long session keeps only the recent lines
         self._queue.put(text)
         return True
 

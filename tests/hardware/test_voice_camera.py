@@ -168,3 +168,14 @@ def test_no_frame_ready_waits_a_little_instead_of_spinning():
                   clock=lambda: 0.0, sleep=slept.append)
     assert [r.read() for _ in range(4)] == [None, None, None, "a"]
     assert len(slept) == 3 and all(s > 0 for s in slept)
+
+
+def test_a_long_session_keeps_only_the_recent_spoken_lines():
+    import io
+
+    from hardware.voice import KEEP, Voice
+    voice = Voice("ro", backend="print", out=io.StringIO(), echo=False)
+    for i in range(KEEP + 50):
+        voice.say(f"linia {i}", key=i)
+    voice.close()
+    assert len(voice.spoken) == KEEP and voice.spoken[-1] == f"linia {KEEP + 49}"
