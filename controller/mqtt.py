@@ -88,7 +88,8 @@ class Publisher:
         self.client_id = client_id or f"masa-{table_id}"
         self.on_command = on_command
         self.buffer_limit = buffer_limit
-        self._buffer: deque[tuple[str, bytes, bool]] = deque()
+        self._buffer: deque[tuple[str, bytes]] = deque()   # events, in order
+        self._retained: dict[str, bytes] = {}   # topic -> newest retained value (state, scoreboard)
         self._lock = threading.Lock()
         self._in_flight: list = []     # paho MQTTMessageInfo not yet acknowledged
         self._prune_at = 1024           # _in_flight length at which acknowledged ones are dropped
@@ -166,8 +167,12 @@ class Publisher:
         client.publish(topic(self.table_id, "status"), b"online", qos=1, retain=True)
         with self._lock:
             while self._buffer:
-                t, payload, retain = self._buffer.popleft()
-                self._in_flight.append(client.publish(t, payload, qos=1, retain=retain))
+                t, payload = self._buffer.popleft()
+                self._in_flight.append(client.publish(t, payload, qos=1, retain=False))
+            # Then the newest state and scoreboard, after the events that led to them.
+            for t, payload in self._retained.items():
+                self._in_flight.append(client.publish(t, payload, qos=1, retain=True))
+            self._retained.clear()
             self._connected.set()
         log.info("MQTT connected to %s", self.address.url)
 
@@ -199,8 +204,9 @@ class Publisher:
                 return
             if retain:
                 # Only the newest retained value of a topic matters.
-                self._buffer = deque(item for item in self._buffer if item[0] != t)
-            self._buffer.append((t, bytes(payload), retain))
+                self._retained[t] = bytes(payload)
+                return
+            self._buffer.append((t, bytes(payload)))
             while len(self._buffer) > self.buffer_limit:
                 self._buffer.popleft()
                 self.dropped += 1
@@ -222,7 +228,7 @@ class Publisher:
         """Messages not yet acknowledged by the broker (buffered or in flight)."""
         with self._lock:
             self._in_flight = [info for info in self._in_flight if not info.is_published()]
-            return len(self._buffer) + len(self._in_flight)
+            return len(self._buffer) + len(self._retained) + len(self._in_flight)
 
     def flush(self, timeout: float = 5.0) -> bool:
         """Wait until the broker acknowledged everything; False on timeout."""

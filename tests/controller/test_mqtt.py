@@ -133,3 +133,13 @@ def test_acknowledged_messages_are_not_kept_forever(broker):
     assert all(info.is_published() for info in infos)
     assert len(pub._in_flight) <= 2048
     pub.stop()
+
+
+def test_while_the_broker_is_away_only_the_newest_state_waits_beside_every_event():
+    from controller.mqtt import Publisher
+    pub = Publisher("mqtt://127.0.0.1:1", table_id="t1")   # never started: everything waits
+    for i in range(50):
+        pub.publish_event({"seq": i + 1, "kind": "move"})
+        pub.publish_state({"n": i})
+        pub.publish_scoreboard({"lines": [str(i)]})
+    assert pub.backlog == 50 + 2
