@@ -8,6 +8,7 @@ describe the machine and write a section into docs/benchmarks.md.
 from __future__ import annotations
 
 import datetime
+import fcntl
 import math
 import os
 import platform
@@ -38,16 +39,25 @@ def percentile(values, q: float) -> float:
 
 
 def write_section(path: Path, name: str, body: str) -> None:
-    """Replace (or append) the section for benchmark ``name`` in ``path``."""
+    """Replace (or append) the section for benchmark ``name`` in ``path``.
+
+    The file is locked while it is read and rewritten, so two benchmarks
+    finishing at once do not overwrite each other's sections.
+    """
     path = Path(path)
-    text = path.read_text() if path.exists() else (
-        "# Benchmarks\n\nWritten by `masa bench`; each section names the machine and the date it ran.\n")
     stamp = datetime.date.today().isoformat()
     block = (f"<!-- bench:{name} -->\n{body.rstrip()}\n\n"
              f"_Ran {stamp} on {machine_description()}._\n<!-- /bench:{name} -->")
     pattern = re.compile(rf"<!-- bench:{re.escape(name)} -->.*?<!-- /bench:{re.escape(name)} -->", re.S)
-    if pattern.search(text):
-        text = pattern.sub(lambda _: block, text)
-    else:
-        text = text.rstrip() + "\n\n" + block + "\n"
-    path.write_text(text)
+    with open(path, "a+", encoding="utf-8") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        f.seek(0)
+        text = f.read() or ("# Benchmarks\n\nWritten by `masa bench`; each section names the machine "
+                            "and the date it ran.\n")
+        if pattern.search(text):
+            text = pattern.sub(lambda _: block, text)
+        else:
+            text = text.rstrip() + "\n\n" + block + "\n"
+        f.seek(0)
+        f.truncate()
+        f.write(text)
