@@ -38,6 +38,20 @@ FOREGROUND_DISTANCE = 20.0  # shade-tolerant colour distance from every table co
 MIN_AREA_FRACTION = 0.06  # a board smaller than this share of the frame is "no board"
 
 
+
+def _line_corners(lines) -> np.ndarray | None:
+    """The four corners where consecutive fitted lines (point, direction)
+    meet, or None when two neighbouring lines are parallel."""
+    out = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        m = np.array([d1, -d2]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return None
+        t = np.linalg.solve(m, p2 - p1)
+        out.append(p1 + t[0] * d1)
+    return np.array(out)
+
 def _order_corners(pts: np.ndarray) -> np.ndarray:
     """Corners as top-left, top-right, bottom-right, bottom-left (image axes)."""
     pts = np.asarray(pts, np.float64).reshape(4, 2)
@@ -119,15 +133,7 @@ def _fit_side_lines(contour: np.ndarray, corners: np.ndarray) -> np.ndarray | No
             return None
         vx, vy, x0, y0 = cv2.fitLine(pts[sel].astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
-    out = []
-    for i in range(4):
-        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
-        m = np.array([d1, -d2]).T
-        if abs(np.linalg.det(m)) < 1e-6:
-            return None
-        t = np.linalg.solve(m, p2 - p1)
-        out.append(p1 + t[0] * d1)
-    return np.array(out)
+    return _line_corners(lines)
 
 
 def find_board(image: np.ndarray, what: str = "board") -> np.ndarray:
@@ -250,15 +256,9 @@ def refine_corners(image: np.ndarray, quad: np.ndarray, reach: float = 10.0) -> 
         edge = base[strong] + (offs[k[strong]] + 0.5)[:, None] * n[None, :]
         vx, vy, x0, y0 = cv2.fitLine(edge.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
         lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
-    out = []
-    for i in range(4):
-        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
-        m = np.array([d1, -d2]).T
-        if abs(np.linalg.det(m)) < 1e-6:
-            return quad
-        t = np.linalg.solve(m, p2 - p1)
-        out.append(p1 + t[0] * d1)
-    out = np.array(out)
+    out = _line_corners(lines)
+    if out is None:
+        return quad
     if np.max(np.linalg.norm(out - quad, axis=1)) > 3 * reach:
         return quad
     return out
