@@ -38,7 +38,6 @@ FOREGROUND_DISTANCE = 20.0  # shade-tolerant colour distance from every table co
 MIN_AREA_FRACTION = 0.06  # a board smaller than this share of the frame is "no board"
 
 
-
 def _line_corners(lines) -> np.ndarray | None:
     """The four corners where consecutive fitted lines (point, direction)
     meet, or None when two neighbouring lines are parallel."""
@@ -51,6 +50,7 @@ def _line_corners(lines) -> np.ndarray | None:
         t = np.linalg.solve(m, p2 - p1)
         out.append(p1 + t[0] * d1)
     return np.array(out)
+
 
 def _order_corners(pts: np.ndarray) -> np.ndarray:
     """Corners as top-left, top-right, bottom-right, bottom-left (image axes)."""
