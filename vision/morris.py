@@ -58,7 +58,7 @@ def _disc_stats(lum: np.ndarray, cx: float, cy: float, r_in: float, r_out0: floa
     return float(inner.mean()), float(np.percentile(ring, around_percentile)), float(inner.std())
 
 
-def _best_rings(gx, gy, centres, r, search):
+def _best_rings(gx, gy, centres, r, search, radii=(0.86, 1.0)):
     """For each rough centre: (strength, x, y) of the strongest piece-sized ring near it.
 
     Coarse: the mean rim edge on a 2-pixel grid; fine: around the best spot,
@@ -73,7 +73,8 @@ def _best_rings(gx, gy, centres, r, search):
     grid = np.c_[ox.ravel(), oy.ravel()]
     cand = (centres[:, None, :] + grid[None, :, :]).reshape(-1, 2)
     coarse = np.zeros(len(cand))
-    for rr in (0.86 * r, r):
+    for k in radii:
+        rr = k * r
         coarse = np.maximum(coarse, ring_response(gx, gy, cand, rr, samples=24, band=0))
     pick = np.argmax(coarse.reshape(n, len(grid)), axis=1)
     best_c = cand.reshape(n, len(grid), 2)[np.arange(n), pick]
@@ -81,8 +82,8 @@ def _best_rings(gx, gy, centres, r, search):
     fine = np.c_[fx.ravel(), fy.ravel()]
     cand = (best_c[:, None, :] + fine[None, :, :]).reshape(-1, 2)
     score = np.zeros(len(cand))
-    for rr in (0.86 * r, r):
-        score = np.maximum(score, ring_response(gx, gy, cand, rr, samples=32, band=1.5,
+    for k in radii:
+        score = np.maximum(score, ring_response(gx, gy, cand, k * r, samples=32, band=1.5,
                                                 percentile=RING_PERCENTILE))
     score = score.reshape(n, len(fine))
     j = np.argmax(score, axis=1)
@@ -147,7 +148,7 @@ def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
     order = np.argsort(-resp[ys, xs])[:MAX_LOOSE_CANDIDATES]
     found = []
     cands = []
-    strength, bx, by = _best_rings(gx, gy, np.c_[xs[order] + x0_px, ys[order]], r, 2)
+    strength, bx, by = _best_rings(gx, gy, np.c_[xs[order] + x0_px, ys[order]], r, 2, radii=(1.0,))
     for s, x, y in zip(strength, bx, by):
         if s >= PRESENCE_MIN and s >= TEXTURE_FACTOR * _texture(gx, gy, x, y, r):
             cands.append((float(s), float(x), float(y)))
