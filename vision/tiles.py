@@ -45,6 +45,14 @@ GLYPH_AHEAD = 2.0                 # a glyph whose mismatch is this many times sm
 COLOUR_MARGIN = 25.0              # likewise for the colour (Lab distance)
 OPEN_PX = 11                      # opening (pixels at the search scale) that removes cloth patterns
 FILL_MIN = 0.82                   # a meld fills its outline's rectangle at least this much
+FACE_W, FACE_H = 23.4, 33.4       # a tile's face inside its bevel (mm)
+FACE_NEIGHBOURHOOD = 7            # px: a face pixel is (nearly) the brightest this close around it
+FACE_DARKER = 0.10                # ... and a pixel this much darker than its neighbourhood's brightest is not face
+FACE_AREA = (600, 30000)          # px, a face's size in a 1280x720 frame
+FACE_ASPECT = (0.55, 0.85)        # short / long side of a face's rectangle
+FACE_FILL = 0.85                  # a face fills its rotated rectangle at least this much
+FACE_INK_MIN = 0.03               # share of a face's outline taken by its printed glyph (holes)
+FACE_SIZE_SPREAD = 0.3            # a face's long side within this share of the typical one
 
 
 class NoTilesFound(SeeError):
@@ -201,18 +209,65 @@ def _candidate_rects(image: np.ndarray) -> list:
     return found
 
 
-def read(image, calibration=None) -> list[dict]:
-    """Every rummy tile in ``image`` (BGR); see the module docstring for the result."""
-    image = imaging.check_frame(image)
+def _face_rects(image: np.ndarray) -> list:
+    """Rotated rectangles (full-size pixels) of tile faces, each found on its own: a face is a
+    region that is its own neighbourhood's brightest, closed all round by its darker bevel
+    (which also parts touching tiles), shaped like a tile, with ink (holes) inside."""
+    gray = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (0, 0), 0.8)
+    local_max = cv2.dilate(gray, np.ones((FACE_NEIGHBOURHOOD, FACE_NEIGHBOURHOOD), np.uint8))
+    darker = gray.astype(np.float32) < (1.0 - FACE_DARKER) * local_max.astype(np.float32) - 2.0
+    free = (~darker).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=4)
+    x, y, w, h, area = stats.T
+    sizeable = np.nonzero((area >= FACE_AREA[0]) & (area <= FACE_AREA[1]) & (w >= 15) & (h >= 15))[0]
+    found = []
+    for i in sizeable:
+        if i == 0:
+            continue
+        x0, y0, bw, bh = int(x[i]), int(y[i]), int(w[i]), int(h[i])
+        comp = (labels[y0:y0 + bh, x0:x0 + bw] == i).astype(np.uint8)
+        contours, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        outline = max(contours, key=cv2.contourArea)
+        (cx, cy), (rw, rh), ang = cv2.minAreaRect(outline)
+        outline_area = cv2.contourArea(outline)
+        if rw * rh <= 0 or outline_area <= 0:
+            continue
+        aspect = min(rw, rh) / max(rw, rh)
+        fill = outline_area / (rw * rh)
+        holes = 1.0 - area[i] / outline_area          # the glyph and ring printed on the face
+        if FACE_ASPECT[0] < aspect < FACE_ASPECT[1] and fill > FACE_FILL and holes > FACE_INK_MIN:
+            found.append(((cx + x0, cy + y0), (rw, rh), ang))
+    if not found:
+        return []
+    # a tile's face is as big as the others' (a cloth square or a glare patch is not)
+    longs = np.array([max(r[1]) for r in found])
+    typical = float(np.median(longs))
+    return [r for r, l in zip(found, longs) if abs(l / typical - 1.0) < FACE_SIZE_SPREAD]
+
+
+def _tile_quad_from_face(rect) -> np.ndarray:
+    """The tile's four corners (as it reads) around its face's rotated rectangle."""
+    (cx, cy), (w, h), ang = rect
+    if w < h:
+        w, h = w * TILE_W / FACE_W, h * TILE_H / FACE_H
+    else:
+        w, h = w * TILE_H / FACE_H, h * TILE_W / FACE_W
+    return _upright(cv2.boxPoints(((cx, cy), (w, h), ang)).astype(np.float32))
+
+
+def _row_quads(image: np.ndarray, tile_h: float | None) -> list[np.ndarray]:
+    """Tile corners from rows of touching tiles cut by their length (the fallback for tiles whose
+    face is not closed all round, e.g. washed out by glare); tile_h: a tile's height when known."""
     rects = _candidate_rects(image)
     ratio = TILE_W / TILE_H
-    shorts = [min(w, h) for (_, (w, h), _) in rects if max(w, h) / max(1e-6, min(w, h)) > 1.9]
-    if not shorts:
-        shorts = [max(w, h) for (_, (w, h), _) in rects]
-    if not shorts:
-        raise NoTilesFound("no rummy tiles in view / nu se vede nicio piesă de remi")
-    tile_h = float(np.median(shorts))
-    out = []
+    if tile_h is None:
+        shorts = [min(w, h) for (_, (w, h), _) in rects if max(w, h) / max(1e-6, min(w, h)) > 1.9]
+        if not shorts:
+            shorts = [max(w, h) for (_, (w, h), _) in rects]
+        if not shorts:
+            return []
+        tile_h = float(np.median(shorts))
+    quads = []
     for (cx, cy), (w, h), ang in rects:
         pts = cv2.boxPoints(((cx, cy), (w, h), ang))
         # the side about one tile high is the row's height; the other runs along the row
@@ -232,16 +287,39 @@ def read(image, calibration=None) -> list[dict]:
         for i in range(n):
             a = origin + along * (i / n)
             b = origin + along * ((i + 1) / n)
-            quad = np.array([a, b, b + across, a + across], np.float32)
             # order as the tile reads: top edge first, whichever way up the row lies
-            quad = _upright(quad)
-            k = PX_PER_MM
-            dst = np.array([[0, 0], [TILE_W * k, 0], [TILE_W * k, TILE_H * k], [0, TILE_H * k]], np.float32)
-            M = cv2.getPerspectiveTransform(quad, dst)
-            tile_img = cv2.warpPerspective(image, M, (int(TILE_W * k), int(TILE_H * k)), flags=cv2.INTER_LINEAR)
-            name, conf = read_tile(tile_img)
-            out.append({"tile": name if conf >= MIN_CONFIDENCE else None, "confidence": round(conf, 3),
-                        "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in quad]})
+            quads.append(_upright(np.array([a, b, b + across, a + across], np.float32)))
+    return quads
+
+
+def _read_quad(image: np.ndarray, quad: np.ndarray) -> tuple[str | None, float]:
+    """Warp one tile straight on and read it."""
+    k = PX_PER_MM
+    dst = np.array([[0, 0], [TILE_W * k, 0], [TILE_W * k, TILE_H * k], [0, TILE_H * k]], np.float32)
+    M = cv2.getPerspectiveTransform(quad, dst)
+    tile_img = cv2.warpPerspective(image, M, (int(TILE_W * k), int(TILE_H * k)), flags=cv2.INTER_LINEAR)
+    return read_tile(tile_img)
+
+
+def read(image, calibration=None) -> list[dict]:
+    """Every rummy tile in ``image`` (BGR); see the module docstring for the result."""
+    image = imaging.check_frame(image)
+    face_quads = [_tile_quad_from_face(r) for r in _face_rects(image)]
+    tile_h = None
+    if face_quads:
+        tile_h = float(np.median([np.linalg.norm(q[3] - q[0]) for q in face_quads]))
+    tile_w = tile_h * TILE_W / TILE_H if tile_h else None
+    quads = list(face_quads)
+    for q in _row_quads(image, tile_h):
+        # a cut from a row adds only a tile no face was found for
+        if tile_w and any(np.linalg.norm(q.mean(axis=0) - f.mean(axis=0)) < 0.6 * tile_w for f in face_quads):
+            continue
+        quads.append(q)
+    out = []
+    for quad in quads:
+        name, conf = _read_quad(image, quad)
+        out.append({"tile": name if conf >= MIN_CONFIDENCE else None, "confidence": round(conf, 3),
+                    "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in quad]})
     if not out:
         raise NoTilesFound("no rummy tiles in view / nu se vede nicio piesă de remi")
     out.sort(key=lambda t: (round(t["quad"][0][1] / 60), t["quad"][0][0]))
