@@ -183,6 +183,77 @@ def _line_samples() -> tuple[np.ndarray, np.ndarray]:
 _LINES_ON, _LINES_OFF = _line_samples()
 
 
+def _point_directions() -> dict[str, list[tuple[float, float]]]:
+    """For each point, the unit directions (board mm) of the drawn lines leaving it."""
+    out: dict[str, list[tuple[float, float]]] = {n: [] for n in TINTAR_POINTS}
+    for a, b in TINTAR_LINES:
+        pa, pb = np.array(tintar_point_mm(a)), np.array(tintar_point_mm(b))
+        length = float(np.linalg.norm(pb - pa))
+        u = (pb - pa) / length
+        for name in TINTAR_POINTS:
+            p = np.array(tintar_point_mm(name))
+            t = float((p - pa) @ u)
+            if abs(float(np.cross(u, p - pa))) > 1e-6 or t < -1e-6 or t > length + 1e-6:
+                continue
+            if t > 1e-6:
+                out[name].append((-float(u[0]), -float(u[1])))
+            if t < length - 1e-6:
+                out[name].append((float(u[0]), float(u[1])))
+    return out
+
+
+_POINT_DIRECTIONS = _point_directions()
+INK_FROM, INK_TO = 17.0, 20.0   # mm from a point: where its lines are sampled (clear of this and the next piece)
+INK_ACROSS = 2.5                # mm either side of the line searched for the ink (registration slack)
+MIN_INK_CONTRAST = 12.0         # grey levels between ink and plate below which the point's colour is unsure
+UNSURE_SHARE = (0.4, 0.7)       # piece brightness from the dark to the light reference: black below, white above
+SURE_BLACK_RATIO = 0.45         # without ink: piece / plate brightness below this is black,
+SURE_WHITE_RATIO = 0.95         # above this white, between unsure
+
+
+def _ink_level(lum, point_px, directions, ink_light: bool) -> float | None:
+    """Brightness of the drawn lines just beside a point (None when no line shows there)."""
+    h, w = lum.shape
+    values = []
+    for ux, uy in directions:
+        for d in np.arange(INK_FROM, INK_TO + 0.01, 0.5):
+            across = []
+            for e in np.arange(-INK_ACROSS, INK_ACROSS + 0.01, 0.5):
+                x = point_px[0] + (d * ux - e * uy) * PX_PER_MM
+                y = point_px[1] + (d * uy + e * ux) * PX_PER_MM
+                xi, yi = int(round(x)), int(round(y))
+                if 0 <= xi < w and 0 <= yi < h:
+                    across.append(lum[yi, xi])
+            if across:
+                values.append(max(across) if ink_light else min(across))
+    return float(np.median(values)) if values else None
+
+
+def _point_colour(lum, x, y, r, point_px, directions, ink_light: bool) -> tuple[str | None, float]:
+    """"white" / "black" / None for a piece at (x, y) on the plate, and its brightness share u.
+
+    The plate around the piece and the ink of the lines beside it are two
+    known references under the same local light: u = (piece - darker) /
+    (lighter - darker) is 0 for a piece as dark as the darker of the two, 1
+    for one as light as the lighter.  A shadow (a gain) and a glare spot (an
+    added brightness) both cancel out.  None when the face is not plain or the
+    ink does not stand out from the plate there (a burnt-out glare spot)."""
+    inner, around, spread = _disc_stats(lum, x, y, 0.42 * r, 1.3 * r, 1.6 * r)
+    if spread > FACE_SPREAD_MAX:
+        return None, float("nan")
+    ink = _ink_level(lum, point_px, directions, ink_light)
+    light, dark = (ink, around) if ink_light else (around, ink)
+    if ink is None or light - dark < MIN_INK_CONTRAST:
+        # No usable ink beside the point (burnt-out glare, lines not where expected): only a
+        # piece clearly darker or clearly not darker than the plate is named.
+        ratio = inner / max(8.0, around)
+        return ("black" if ratio < SURE_BLACK_RATIO else "white" if ratio > SURE_WHITE_RATIO else None), float("nan")
+    u = (inner - dark) / (light - dark)
+    if UNSURE_SHARE[0] < u < UNSURE_SHARE[1]:
+        return None, u
+    return ("white" if u >= UNSURE_SHARE[1] else "black"), u
+
+
 def _line_score(image: np.ndarray, H: np.ndarray) -> float:
     """How well the Tintar drawing (its 16 lines) sits where homography H puts it: the thin-line
     contrast on the lines over that half a step beside them."""
@@ -232,6 +303,22 @@ def _find_plate(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return corners, H
 
 
+_LOG = None
+
+
+def _ink_is_light(lum, px) -> bool:
+    """True when the board's drawn lines are lighter than its plate."""
+    h, w = lum.shape
+
+    def at(pts_mm):
+        xy = np.array([px(x, y) for x, y in pts_mm])
+        xi = np.clip(np.rint(xy[:, 0]).astype(int), 0, w - 1)
+        yi = np.clip(np.rint(xy[:, 1]).astype(int), 0, h - 1)
+        return lum[yi, xi]
+
+    return bool(np.median(at(_LINES_ON)) > np.median(at(_LINES_OFF)))
+
+
 def read(image, calibration=None) -> dict:
     """The Tintar position in ``image`` (BGR); see the module docstring for the result."""
     image = imaging.check_frame(image)
@@ -250,8 +337,14 @@ def read(image, calibration=None) -> dict:
     result: dict = {}
     strength, bx, by = _best_rings(gx, gy, [px(*tintar_point_mm(n)) for n in TINTAR_POINTS], r,
                                    int(4 * PX_PER_MM))
+    ink_light = _ink_is_light(lum, px)
     for name, s, x, y in zip(TINTAR_POINTS, strength, bx, by):
-        result[name] = _colour(lum, x, y, r)[0] if s >= PRESENCE_MIN else None
+        if s < PRESENCE_MIN:
+            result[name] = None
+            continue
+        result[name], u = _point_colour(lum, x, y, r, px(*tintar_point_mm(name)), _POINT_DIRECTIONS[name], ink_light)
+        if _LOG is not None:
+            _LOG.append((name, u, _colour(lum, x, y, r)[1]))
     left_in = _zone_in_view(image.shape, H, x0, -SIDE_GAP, 0.0, TINTAR_SIZE)
     right_in = _zone_in_view(image.shape, H, TINTAR_SIZE + SIDE_GAP, TINTAR_SIZE + SIDE_GAP + SIDE_ZONE, 0.0,
                              TINTAR_SIZE)
