@@ -42,7 +42,8 @@ INK_DISTANCE = 45.0               # Lab distance from the face that surely is in
 INK_DISTANCE_MIN = 16.0           # ... and below which it surely is not
 GLYPH_SIZE = (56, 44)             # (width, height) glyph masks are compared at
 GLYPH_AHEAD = 2.0                 # a glyph whose mismatch is this many times smaller than the next one's is sure
-COLOUR_MARGIN = 25.0              # likewise for the colour (Lab distance)
+COLOUR_MARGIN_DEG = 8.0           # likewise for the colour: its direction from the face is this much closer
+EVEN_LIGHT_PX = 9                 # px (reading scale): wider than a stroke, so the face's light is seen around ink
 OPEN_PX = 11                      # opening (pixels at the search scale) that removes cloth patterns
 FILL_MIN = 0.82                   # a meld fills its outline's rectangle at least this much
 FACE_W, FACE_H = 23.4, 33.4       # a tile's face inside its bevel (mm)
@@ -118,15 +119,37 @@ def _templates() -> dict[str, np.ndarray]:
 
 
 def _colour_name(ink_bgr: np.ndarray, face_bgr: np.ndarray) -> tuple[str, float]:
-    """The tile colour of ink (mean BGR), judged relative to the face; (name, distance margin)."""
-    rel = np.clip(ink_bgr / np.maximum(face_bgr, 1.0) * np.array(TILE_FACE, np.float32), 0, 255)
-    lab = cv2.cvtColor(rel.astype(np.uint8)[None, None, :], cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
-    dists = {}
+    """The tile colour of ink (mean BGR); (name, margin in degrees).
+
+    The ink is first taken relative to the face (white balance: a warm lamp does
+    not turn yellow into red); then only the direction in which it departs from
+    the face counts, not how far: a thin or blurred stroke is ink mixed with
+    face, which lies on the line from the face to the ink's true colour."""
+    face = np.array(TILE_FACE, np.float32)
+    step = ink_bgr / np.maximum(face_bgr, 1.0) * face - face
+    length = float(np.linalg.norm(step))
+    if length < 1e-6:
+        return "K", 0.0
+    angles = {}
     for name, bgr in TILE_COLOURS.items():
-        ref = cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
-        dists[name] = float(np.linalg.norm(lab - ref))
-    order = sorted(dists, key=dists.get)
-    return order[0], dists[order[1]] - dists[order[0]]
+        ref = np.array(bgr, np.float32) - face
+        cos = float(step @ ref) / (length * float(np.linalg.norm(ref)))
+        angles[name] = float(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))))
+    order = sorted(angles, key=angles.get)
+    return order[0], angles[order[1]] - angles[order[0]]
+
+
+def _even_light(tile_img: np.ndarray) -> np.ndarray:
+    """The tile with its light made even: each pixel is scaled by the brightness of the face
+    around it (the brightest nearby, smoothed), so a shadow's edge or a glare's slope across the
+    tile does not read as ink."""
+    h, w = tile_img.shape[:2]
+    k = EVEN_LIGHT_PX
+    gray = cv2.cvtColor(tile_img, cv2.COLOR_BGR2GRAY)
+    face_light = cv2.blur(cv2.dilate(gray, np.ones((k, k), np.uint8)), (k, k)).astype(np.float32)
+    typical = float(np.median(face_light[int(0.08 * h):int(0.92 * h), int(0.1 * w):int(0.9 * w)]))
+    gain = typical / np.maximum(face_light, 1.0)
+    return np.clip(tile_img.astype(np.float32) * gain[:, :, None], 0, 255).astype(np.uint8)
 
 
 def _confidence(top: float, second: float, colour_margin: float) -> float:
@@ -134,12 +157,13 @@ def _confidence(top: float, second: float, colour_margin: float) -> float:
     numeral (measured against what is left to match perfectly), and how clear the colour is."""
     ahead = (1.0 - second) / max(1e-3, 1.0 - top)
     return float(np.clip(top, 0, 1) * min(1.0, (ahead - 1.0) / (GLYPH_AHEAD - 1.0))
-                 * min(1.0, colour_margin / COLOUR_MARGIN))
+                 * min(1.0, colour_margin / COLOUR_MARGIN_DEG))
 
 
 def read_tile(tile_img: np.ndarray) -> tuple[str | None, float]:
     """(name or None, confidence) of one tile seen straight on (upright or upside down)."""
     best = (None, 0.0, -1.0, None)
+    tile_img = _even_light(tile_img)
     lab = cv2.cvtColor(tile_img, cv2.COLOR_BGR2LAB).astype(np.float32)
     h, w = tile_img.shape[:2]
     inner = lab[int(0.08 * h):int(0.92 * h), int(0.1 * w):int(0.9 * w)].reshape(-1, 3)
