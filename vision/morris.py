@@ -23,8 +23,8 @@ import cv2
 import numpy as np
 
 from vision import imaging
-from vision.board_outline import (BoardNotFound, BoardPartlyInView, board_candidates, board_homography,
-                                  gradients, mm_to_px, ring_response, top_down)
+from vision.board_outline import (BoardNotFound, BoardPartlyInView, _quad_from_mask, board_homography,
+                                  edge_enclosed_mask, foreground_mask, gradients, mm_to_px, ring_response, top_down)
 from vision.render_boards import (TINTAR_FRAME, TINTAR_LINES, TINTAR_PIECE_R, TINTAR_POINTS, TINTAR_SIZE, TINTAR_STEP,
                                   TINTAR_GRID0, tintar_point_mm)
 
@@ -162,11 +162,11 @@ def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
     return found
 
 
-def _line_samples() -> tuple[np.ndarray, np.ndarray]:
-    """Board-mm points on the drawn lines away from the 24 points (where pieces hide them), and
-    the same points moved half a step across their line (bare plate)."""
+def _line_samples() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Board-mm points on the drawn lines away from the 24 points (where pieces hide them), the
+    same points moved half a step across their line (bare plate), and each line's unit normal."""
     pts = np.array([tintar_point_mm(n) for n in TINTAR_POINTS])
-    on, off = [], []
+    on, off, normal = [], [], []
     for a, b in TINTAR_LINES:
         pa, pb = np.array(tintar_point_mm(a)), np.array(tintar_point_mm(b))
         u = (pb - pa) / np.linalg.norm(pb - pa)
@@ -176,11 +176,12 @@ def _line_samples() -> tuple[np.ndarray, np.ndarray]:
             if np.min(np.linalg.norm(pts - p, axis=1)) < 1.3 * TINTAR_PIECE_R:
                 continue
             on.append(p)
+            normal.append(across)
             off += [p + 0.5 * TINTAR_STEP * across, p - 0.5 * TINTAR_STEP * across]
-    return np.array(on), np.array(off)
+    return np.array(on), np.array(off), np.array(normal)
 
 
-_LINES_ON, _LINES_OFF = _line_samples()
+_LINES_ON, _LINES_OFF, _LINES_NORMAL = _line_samples()
 
 
 def _point_directions() -> dict[str, list[tuple[float, float]]]:
@@ -193,7 +194,8 @@ def _point_directions() -> dict[str, list[tuple[float, float]]]:
         for name in TINTAR_POINTS:
             p = np.array(tintar_point_mm(name))
             t = float((p - pa) @ u)
-            if abs(float(np.cross(u, p - pa))) > 1e-6 or t < -1e-6 or t > length + 1e-6:
+            off_line = u[0] * (p - pa)[1] - u[1] * (p - pa)[0]
+            if abs(float(off_line)) > 1e-6 or t < -1e-6 or t > length + 1e-6:
                 continue
             if t > 1e-6:
                 out[name].append((-float(u[0]), -float(u[1])))
@@ -211,25 +213,33 @@ SURE_BLACK_RATIO = 0.45         # without ink: piece / plate brightness below th
 SURE_WHITE_RATIO = 0.95         # above this white, between unsure
 
 
-def _ink_level(lum, point_px, directions, ink_light: bool) -> float | None:
-    """Brightness of the drawn lines just beside a point (None when no line shows there)."""
-    h, w = lum.shape
-    values = []
+def _ink_offsets(directions) -> np.ndarray:
+    """Sample offsets (mm) from a point along its lines: (positions along, positions across, 2)."""
+    along = np.arange(INK_FROM, INK_TO + 0.01, 0.5)
+    across = np.arange(-INK_ACROSS, INK_ACROSS + 0.01, 0.5)
+    rows = []
     for ux, uy in directions:
-        for d in np.arange(INK_FROM, INK_TO + 0.01, 0.5):
-            across = []
-            for e in np.arange(-INK_ACROSS, INK_ACROSS + 0.01, 0.5):
-                x = point_px[0] + (d * ux - e * uy) * PX_PER_MM
-                y = point_px[1] + (d * uy + e * ux) * PX_PER_MM
-                xi, yi = int(round(x)), int(round(y))
-                if 0 <= xi < w and 0 <= yi < h:
-                    across.append(lum[yi, xi])
-            if across:
-                values.append(max(across) if ink_light else min(across))
-    return float(np.median(values)) if values else None
+        x = along[:, None] * ux - across[None, :] * uy
+        y = along[:, None] * uy + across[None, :] * ux
+        rows.append(np.stack([x, y], axis=-1))
+    return np.concatenate(rows)
 
 
-def _point_colour(lum, x, y, r, point_px, directions, ink_light: bool) -> tuple[str | None, float]:
+_INK_OFFSETS = {name: _ink_offsets(dirs) for name, dirs in _POINT_DIRECTIONS.items()}
+
+
+def _ink_level(lum, point_px, offsets_mm, ink_light: bool) -> float | None:
+    """Brightness of the drawn lines just beside a point (None when they fall outside the picture)."""
+    h, w = lum.shape
+    xi = np.rint(point_px[0] + offsets_mm[..., 0] * PX_PER_MM).astype(int)
+    yi = np.rint(point_px[1] + offsets_mm[..., 1] * PX_PER_MM).astype(int)
+    if xi.min() < 0 or yi.min() < 0 or xi.max() >= w or yi.max() >= h:
+        return None
+    values = lum[yi, xi]
+    return float(np.median(values.max(axis=1) if ink_light else values.min(axis=1)))
+
+
+def _point_colour(lum, x, y, r, point_px, ink_offsets_mm, ink_light: bool) -> tuple[str | None, float]:
     """"white" / "black" / None for a piece at (x, y) on the plate, and its brightness share u.
 
     The plate around the piece and the ink of the lines beside it are two
@@ -241,7 +251,7 @@ def _point_colour(lum, x, y, r, point_px, directions, ink_light: bool) -> tuple[
     inner, around, spread = _disc_stats(lum, x, y, 0.42 * r, 1.3 * r, 1.6 * r)
     if spread > FACE_SPREAD_MAX:
         return None, float("nan")
-    ink = _ink_level(lum, point_px, directions, ink_light)
+    ink = _ink_level(lum, point_px, ink_offsets_mm, ink_light)
     light, dark = (ink, around) if ink_light else (around, ink)
     if ink is None or light - dark < MIN_INK_CONTRAST:
         # No usable ink beside the point (burnt-out glare, lines not where expected): only a
@@ -254,20 +264,91 @@ def _point_colour(lum, x, y, r, point_px, directions, ink_light: bool) -> tuple[
     return ("white" if u >= UNSURE_SHARE[1] else "black"), u
 
 
-def _line_score(image: np.ndarray, H: np.ndarray) -> float:
+LINE_MAP_SCALE = 0.5      # the drawn lines are looked for at half the picture's resolution
+LINE_MAP_BLUR = 4.0       # px (about 4 mm there): the background the thin lines stand out from
+SNAP_REACH = (14.0, 6.0, 3.0)  # mm searched across each drawn line, one pass each
+SNAP_KEEP = 2.5           # mm: a line sample further than this from the fitted correction is an outlier
+
+
+def _line_map(image: np.ndarray) -> np.ndarray:
+    """Thin-line contrast of the picture at LINE_MAP_SCALE: |grey - its blur|."""
+    small = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), None, fx=LINE_MAP_SCALE, fy=LINE_MAP_SCALE,
+                       interpolation=cv2.INTER_AREA).astype(np.float32)
+    return np.abs(small - cv2.GaussianBlur(small, (0, 0), LINE_MAP_BLUR))
+
+
+def _sample(line_map: np.ndarray, H: np.ndarray, pts_mm: np.ndarray) -> np.ndarray:
+    """line_map at board-mm points (nearest pixel; outside the picture -> 0)."""
+    xy = mm_to_px(H, pts_mm) * LINE_MAP_SCALE
+    h, w = line_map.shape
+    xi, yi = np.rint(xy[:, 0]).astype(int), np.rint(xy[:, 1]).astype(int)
+    inside = (xi >= 0) & (yi >= 0) & (xi < w) & (yi < h)
+    out = np.zeros(len(xy), np.float32)
+    out[inside] = line_map[yi[inside], xi[inside]]
+    return out
+
+
+def _line_score(line_map: np.ndarray, H: np.ndarray) -> float:
     """How well the Tintar drawing (its 16 lines) sits where homography H puts it: the thin-line
     contrast on the lines over that half a step beside them."""
-    top, _ = top_down(image, H, 0.0, 0.0, TINTAR_SIZE, TINTAR_SIZE, 1.0, with_inside=False)
-    gray = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    line = np.abs(gray - cv2.GaussianBlur(gray, (0, 0), 4.0))
-    n = line.shape[0] - 1
+    return float(np.median(_sample(line_map, H, _LINES_ON)) / (np.median(_sample(line_map, H, _LINES_OFF)) + 1.0))
 
-    def at(pts):
-        xi = np.clip(np.rint(pts[:, 0]).astype(int), 0, n)
-        yi = np.clip(np.rint(pts[:, 1]).astype(int), 0, n)
-        return line[yi, xi]
 
-    return float(np.median(at(_LINES_ON)) / (np.median(at(_LINES_OFF)) + 1.0))
+def _snap_to_lines(line_map: np.ndarray, H: np.ndarray) -> np.ndarray:
+    """H corrected so that the drawn lines fall where the picture shows them.
+
+    Each sample on a line is moved across the line to the strongest thin-line
+    contrast within the reach; an affine correction of board mm is fitted to
+    the moves (x from the vertical lines, y from the horizontal ones), outliers
+    dropped, in passes of shrinking reach."""
+    for reach in SNAP_REACH:
+        offs = np.arange(-reach, reach + 0.01, 1.0)
+        moved = _LINES_ON[:, None, :] + offs[None, :, None] * _LINES_NORMAL[:, None, :]
+        vals = _sample(line_map, H, moved.reshape(-1, 2)).reshape(len(_LINES_ON), len(offs))
+        shift = offs[np.argmax(vals, axis=1)]
+        found = _LINES_ON + shift[:, None] * _LINES_NORMAL
+        A = np.eye(3)
+        for axis, sel in ((0, np.abs(_LINES_NORMAL[:, 0]) > 0.5), (1, np.abs(_LINES_NORMAL[:, 1]) > 0.5)):
+            design = np.c_[np.ones(sel.sum()), _LINES_ON[sel]]
+            target = found[sel, axis]
+            keep = np.ones(sel.sum(), bool)
+            for _ in range(3):
+                if keep.sum() < 6:
+                    return H
+                coef = np.linalg.lstsq(design[keep], target[keep], rcond=None)[0]
+                keep = np.abs(design @ coef - target) < max(SNAP_KEEP, 0.3 * reach)
+            A[axis] = [coef[1], coef[2], coef[0]]
+        H = H @ A
+    return H
+
+
+OPEN_FRACTION = 0.065     # of the mask's width: bumps narrower than this (pieces, glare, cloth cells) are cut off
+
+
+def _plate_outlines(image: np.ndarray) -> list[np.ndarray]:
+    """Rough outlines (corners in pixels) the plate may have: the largest region unlike the
+    table (vision.board_outline.foreground_mask) and the region closed by sharp edges
+    (edge_enclosed_mask), each also after cutting off what clings to it (loose pieces, a
+    glare spot, cloth cells of the board's colour) by an opening wider than those.
+
+    Raises BoardNotFound or BoardPartlyInView when none gives an outline."""
+    mask, scale = foreground_mask(image)
+    edges = edge_enclosed_mask(image, scale)
+    k = int(OPEN_FRACTION * mask.shape[1]) | 1
+    square = np.ones((k, k), np.uint8)
+    quads, first = [], None
+    for m in (mask, edges):
+        for m2 in (m, cv2.morphologyEx(m, cv2.MORPH_OPEN, square)):
+            try:
+                quad = (_quad_from_mask(m2, "Tintar board") + 0.5) / scale - 0.5
+            except (BoardNotFound, BoardPartlyInView) as exc:
+                first = first or exc
+                continue
+            if all(np.max(np.linalg.norm(quad - q, axis=1)) > 3.0 for q in quads):
+                quads.append(quad)
+    if not quads:
+        raise first
+    return quads
 
 
 def _find_plate(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -276,20 +357,23 @@ def _find_plate(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     Each outline found (vision.board_outline.board_candidates) is tried as the
     plate, as the plate inside its frame and as the square of the outer lines
     (a frame lost in shadow or the colour of the cloth leaves only the inner
-    plate, a plate the colour of the cloth only the lines); the one whose
-    drawn lines sit best where the Tintar drawing puts them wins.
+    plate, a plate the colour of the cloth only the lines), then snapped onto
+    the drawn lines it shows; the one whose drawn lines sit best where the
+    Tintar drawing puts them wins.
     """
+    line_map = _line_map(image)
     best = None
-    for corners in board_candidates(image, "Tintar board"):
+    for corners in _plate_outlines(image):
         sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
         if sides.max() > 1.8 * sides.min():
             continue
         for inset in (0.0, TINTAR_FRAME, TINTAR_GRID0):
             shift = np.array([[1.0, 0.0, -inset], [0.0, 1.0, -inset], [0.0, 0.0, 1.0]])
             H = board_homography(corners, TINTAR_SIZE - 2 * inset, TINTAR_SIZE - 2 * inset) @ shift
-            score = _line_score(image, H)
-            if best is None or score > best[0]:
-                best = (score, H)
+            for candidate in (H, _snap_to_lines(line_map, H)):
+                score = _line_score(line_map, candidate)
+                if best is None or score > best[0]:
+                    best = (score, candidate)
     if best is None:
         raise BoardNotFound("no Tintar board in view (the outline is not square) "
                             "/ nu se vede tabla de Tintar (conturul nu este pătrat)")
@@ -342,7 +426,7 @@ def read(image, calibration=None) -> dict:
         if s < PRESENCE_MIN:
             result[name] = None
             continue
-        result[name], u = _point_colour(lum, x, y, r, px(*tintar_point_mm(name)), _POINT_DIRECTIONS[name], ink_light)
+        result[name], u = _point_colour(lum, x, y, r, px(*tintar_point_mm(name)), _INK_OFFSETS[name], ink_light)
         if _LOG is not None:
             _LOG.append((name, u, _colour(lum, x, y, r)[1]))
     left_in = _zone_in_view(image.shape, H, x0, -SIDE_GAP, 0.0, TINTAR_SIZE)
