@@ -43,6 +43,8 @@ INK_DISTANCE_MIN = 16.0           # ... and below which it surely is not
 GLYPH_SIZE = (56, 44)             # (width, height) glyph masks are compared at
 GLYPH_AHEAD = 2.0                 # a glyph whose mismatch is this many times smaller than the next one's is sure
 COLOUR_MARGIN_DEG = 8.0           # likewise for the colour: its direction from the face is this much closer
+GLYPH_HEIGHT_TOLERANCE = 0.12     # the ink's height within this share of the matched glyph's
+GLYPH_OFF_CENTRE_MAX = 0.1        # the ink's centre at most this share of the tile's width off its middle
 EVEN_LIGHT_PX = 9                 # px (reading scale): wider than a stroke, so the face's light is seen around ink
 OPEN_PX = 11                      # opening (pixels at the search scale) that removes cloth patterns
 FILL_MIN = 0.82                   # a meld fills its outline's rectangle at least this much
@@ -99,6 +101,7 @@ def _clean_band(band: np.ndarray) -> np.ndarray:
 
 
 _TEMPLATES: dict[str, np.ndarray] | None = None
+_TEMPLATE_HEIGHTS: dict[str, float] = {}    # glyph -> its ink's height as a share of the tile's
 
 
 def _templates() -> dict[str, np.ndarray]:
@@ -113,9 +116,22 @@ def _templates() -> dict[str, np.ndarray]:
             ink = _glyph_band(img) < 128
             m = _glyph_mask(ink)
             if m is not None:
-                out["J" if name == "J2" else name[1:]] = m
+                glyph = "J" if name == "J2" else name[1:]
+                out[glyph] = m
+                rows = np.nonzero(ink.any(axis=1))[0]
+                _TEMPLATE_HEIGHTS[glyph] = (rows.max() - rows.min() + 1) / img.shape[0]
         _TEMPLATES = out
     return _TEMPLATES
+
+
+def _glyph_in_place(glyph: str, band: np.ndarray, tile_h: int, tile_w: int) -> bool:
+    """Whether the ink read as ``glyph`` has that glyph's height and sits centred across the tile:
+    a "1" left of centre and short is the rest of a "10" whose "0" was lost to glare."""
+    ys, xs = np.nonzero(band)
+    height = (ys.max() - ys.min() + 1) / tile_h
+    off_centre = (xs.min() + xs.max() + 1) / 2.0 / tile_w - 0.5
+    return (abs(height / _TEMPLATE_HEIGHTS[glyph] - 1.0) <= GLYPH_HEIGHT_TOLERANCE
+            and abs(off_centre) <= GLYPH_OFF_CENTRE_MAX)
 
 
 def _colour_name(ink_bgr: np.ndarray, face_bgr: np.ndarray) -> tuple[str, float]:
@@ -194,6 +210,8 @@ def read_tile(tile_img: np.ndarray) -> tuple[str | None, float]:
             # the ink's colour from its core (the strongest half), not its blurred rim
             d = _glyph_band(dist[::-1, ::-1] if flip else dist)[band]
             ink_px = _glyph_band(img)[band][d >= np.median(d)]
+            if not _glyph_in_place(order[0], band, h, w):
+                top = second = 0.0           # counts as no reading (a part of a glyph, or a stray)
             best = (order[0], top - second, top, ink_px)
     glyph, margin, score, ink_px = best
     if glyph is None or ink_px is None or len(ink_px) == 0:
