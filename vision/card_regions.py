@@ -3,8 +3,17 @@ is hidden or unreadable.
 
 ``card_regions(work, known_quads, size_quads=None)`` is called by ``vision.cards.find_cards`` after
 the index readings; it returns Contract 2 card dicts (``card: None``, ``face: "up" | "down"``,
-``confidence: 0.0``, ``quad``) for regions that stand out from the table, have a card's shape and size,
-and are not already covered by a reading.
+``confidence: 0.0``, ``quad``) for regions that
+
+- stand out from the table in one of two masks: a colour or brightness change from the table's local
+  median (plain cloths, wood, shadows), or a colour that is rare in the whole picture (a patterned
+  cloth's colours are common everywhere, a card's cover a few per cent of the picture);
+- have a card's shape (a rectangle of aspect 1.15-1.95, at least 65 % filled) and size;
+- show a colour step along all four sides of the rectangle (a card's straight edge; glare, shadows,
+  hands and pieces of a cloth's pattern do not);
+- are not already covered by a reading.
+
+All masks are made at 1/4 of the work picture's size, the edges are checked at 1/2.
 """
 
 from __future__ import annotations
@@ -12,8 +21,17 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+SCALE = 4                          # masks are made at 1/SCALE of the work picture
 MIN_FILL = 0.65
-OPEN_FRACTION = 0.55
+ASPECT = (1.15, 1.95)
+AREA = (0.45, 1.8)                 # region area relative to the card area expected
+OPEN_FRACTION = 0.55               # the mask is opened with a disc of this fraction of a card's length
+CARD_LENGTH = (0.075, 0.16)        # plausible card length, as a fraction of the picture's width
+DEFAULT_CARD_LENGTH = 0.11
+RARE_COLOUR = 0.08                 # a colour (with its neighbour bins) held by less than this share of pixels
+EDGE_STEP = 20.0                   # grey levels between just inside and just outside a card's side
+EDGE_SIDE_MIN = 0.6                # share of a side's points that must show the step
+KNOWN_OVERLAP = 0.3                # a region this much covered by a reading is that reading's card
 
 
 def _table_model(img: np.ndarray, card_px: float) -> np.ndarray:
@@ -30,43 +48,78 @@ def foreground_mask(img: np.ndarray, card_px: float) -> np.ndarray:
     """Pixels that are not table: a colour change, or a brightness change a shadow cannot explain."""
     bg = _table_model(img, card_px).astype(np.float32) + 8.0
     f = cv2.GaussianBlur(img, (3, 3), 0).astype(np.float32) + 8.0
-    ratio = f / bg
-    lum = ratio.mean(axis=2)
-    chroma = np.abs(ratio - lum[:, :, None]).max(axis=2) / lum
+    b, g, r = cv2.split(cv2.divide(f, bg))
+    lum = (b + g + r) / 3.0
+    chroma = cv2.max(cv2.max(cv2.absdiff(b, lum), cv2.absdiff(g, lum)), cv2.absdiff(r, lum)) / lum
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
     mean = cv2.blur(grey, (5, 5))
-    std = np.sqrt(np.maximum(0, cv2.blur(grey * grey, (5, 5)) - mean * mean))
+    std = cv2.sqrt(cv2.max(cv2.blur(grey * grey, (5, 5)) - mean * mean, 0.0))
     k = int(max(5, round(1.4 * card_px))) | 1
     table_std = cv2.resize(cv2.medianBlur(cv2.resize(std, (std.shape[1] // 2, std.shape[0] // 2)).astype(np.uint8),
                                           min(255, k // 2 | 1)), (std.shape[1], std.shape[0])).astype(np.float32)
     textured = std - table_std > 10
     mask = (chroma > 0.15) | (lum > 1.3) | (lum < 0.35) | textured
-    mask = mask.astype(np.uint8) * 255
+    return _opened(mask.astype(np.uint8) * 255, card_px)
+
+
+def rare_colour_mask(img: np.ndarray, card_px: float) -> np.ndarray:
+    """Pixels whose colour is rare in the picture (Lab histogram of 8 x 16 x 16 bins, each bin counted
+    with its six neighbours): on a patterned cloth the cloth's colours are the common ones."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(img, (3, 3), 0), cv2.COLOR_BGR2Lab)
+    hist = cv2.calcHist([lab], [0, 1, 2], None, [8, 16, 16], [0, 256, 0, 256, 0, 256])
+    with_neighbours = hist.copy()
+    for axis in range(3):
+        with_neighbours += np.roll(hist, 1, axis) + np.roll(hist, -1, axis)
+    share = with_neighbours[lab[:, :, 0] // 32, lab[:, :, 1] // 16, lab[:, :, 2] // 16] / float(lab[:, :, 0].size)
+    return _opened((share < RARE_COLOUR).astype(np.uint8) * 255, card_px)
+
+
+def _opened(mask: np.ndarray, card_px: float) -> np.ndarray:
+    """The mask with pinholes closed and everything narrower than about a card's width removed."""
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     k = int(max(5, OPEN_FRACTION * card_px)) | 1
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    return mask
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
 
 
 def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = None) -> list[dict]:
     """Card-shaped regions not explained by a reading: face-down cards and unreadable face-up cards.
-    The card size expected is the median of ``size_quads`` (default ``known_quads``)."""
+    The card size expected is the median of ``size_quads`` (default ``known_quads``), kept within
+    ``CARD_LENGTH`` of the picture's width (a misread index can give an absurd size)."""
     h, w = work.shape[:2]
-    f = 4
-    half = cv2.resize(work, (w // f, h // f), interpolation=cv2.INTER_AREA)
-    expected = _expected_card_area(known_quads if size_quads is None else size_quads) / (f * f)
-    card_px = np.sqrt(expected * 1.5) if expected else 0.11 * half.shape[1]
-    mask = foreground_mask(half, card_px)
-    known = np.zeros(mask.shape, np.uint8)
+    small = cv2.resize(work, (w // SCALE, h // SCALE), interpolation=cv2.INTER_AREA)
+    half = cv2.resize(work, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    card_area = _median_area(known_quads if size_quads is None else size_quads) / (SCALE * SCALE)
+    card_px = np.sqrt(card_area * 1.5) if card_area else DEFAULT_CARD_LENGTH * small.shape[1]
+    card_px = float(np.clip(card_px, CARD_LENGTH[0] * small.shape[1], CARD_LENGTH[1] * small.shape[1]))
+    card_area = card_px * card_px / 1.5
+    known = np.zeros(small.shape[:2], np.uint8)
     for q in known_quads:
-        cv2.fillPoly(known, [np.round(np.asarray(q) / f).astype(np.int32)], 255)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        cv2.fillPoly(known, [np.round(np.asarray(q) / SCALE).astype(np.int32)], 255)
     out = []
-    lo_area = 0.45 * expected if expected else 0.002 * mask.size
-    hi_area = 1.8 * expected if expected else 0.06 * mask.size
+    centres = []
+    for mask in (foreground_mask(small, card_px), rare_colour_mask(small, card_px)):
+        for rect, region in _card_shaped(mask, card_area):
+            area = cv2.countNonZero(region)
+            if cv2.countNonZero(cv2.bitwise_and(region, known)) > KNOWN_OVERLAP * area:
+                continue
+            centre = np.array(rect[0]) * SCALE
+            if any(np.hypot(*(centre - c)) < 0.3 * card_px * SCALE for c in centres):
+                continue                         # found in the other mask already
+            box = _edge_fitted(half, cv2.boxPoints(rect) * (SCALE / 2.0))
+            if box is None:
+                continue
+            centres.append(centre)
+            face = "up" if _is_paper(small[region > 0]) else "down"
+            out.append({"card": None, "face": face, "confidence": 0.0, "quad": _portrait_order(box * 2.0)})
+    return out
+
+
+def _card_shaped(mask: np.ndarray, card_area: float):
+    """(minAreaRect, filled region) of each blob in ``mask`` with a card's size and shape."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     for cnt in contours:
         area = cv2.contourArea(cnt)
-        if area < lo_area or area > hi_area:
+        if not AREA[0] * card_area <= area <= AREA[1] * card_area:
             continue
         rect = cv2.minAreaRect(cnt)
         (rw, rh) = rect[1]
@@ -74,28 +127,61 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             continue
         fill = area / (rw * rh)
         aspect = max(rw, rh) / min(rw, rh)
-        if fill < MIN_FILL or not 1.15 <= aspect <= 1.95:
+        if fill < MIN_FILL or not ASPECT[0] <= aspect <= ASPECT[1]:
             continue
         region = np.zeros(mask.shape, np.uint8)
         cv2.drawContours(region, [cnt], -1, 255, -1)
-        overlap = cv2.countNonZero(cv2.bitwise_and(region, known)) / max(1.0, area)
-        if overlap > 0.3:
-            continue
-        pix = half[region > 0].astype(np.float32)
-        low = pix.min(axis=1)
-        chroma = pix.max(axis=1) - low
-        top = np.percentile(low, 95)
-        paper = top > 120 and float(np.mean((low > 0.8 * top) & (chroma < 0.25 * top))) > 0.6
-        quad = _portrait_order(cv2.boxPoints(rect) * float(f))
-        out.append({"card": None, "face": "up" if paper else "down", "confidence": 0.0, "quad": quad})
-    return out
+        yield rect, region
 
 
-def _expected_card_area(quads) -> float:
+def _is_paper(pix: np.ndarray) -> bool:
+    """Mostly white paper (a face-up card) rather than a printed back."""
+    pix = pix.astype(np.float32)
+    low = pix.min(axis=1)
+    chroma = pix.max(axis=1) - low
+    top = np.percentile(low, 95)
+    return bool(top > 120 and float(np.mean((low > 0.8 * top) & (chroma < 0.25 * top))) > 0.6)
+
+
+def _edge_fitted(img: np.ndarray, box: np.ndarray, shift: int = 4, depth: float = 2.0, points: int = 14):
+    """The rectangle ``box`` (in ``img`` pixels) with each side moved, up to ``shift`` px along its
+    normal, onto the strongest colour step; None when a side shows no step over most of its length."""
+    box = np.asarray(box, np.float32)
+    centre = box.mean(axis=0)
+    t = np.linspace(0.15, 0.85, points, dtype=np.float32)[:, None]
+    offsets = np.arange(-shift, shift + 1, dtype=np.float32)
+    sides = []
+    for k in range(4):
+        p0, p1 = box[k], box[(k + 1) % 4]
+        along = p1 - p0
+        normal = np.array([along[1], -along[0]], np.float32) / max(1e-6, float(np.hypot(*along)))
+        if np.dot(normal, (p0 + p1) / 2 - centre) < 0:
+            normal = -normal                                                      # pointing outwards
+        on_side = (p0 + t * along)[None, :, :] + offsets[:, None, None] * normal  # offsets x points x 2
+        xy = np.stack([on_side - depth * normal, on_side + depth * normal]).reshape(1, -1, 2)
+        samples = cv2.remap(img, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        inside, outside = samples.reshape(2, len(offsets), points, 3).astype(np.float32)
+        step = np.abs(inside - outside).max(axis=2)
+        score = (step > EDGE_STEP).mean(axis=1)
+        best = int(np.argmax(score))
+        if score[best] < EDGE_SIDE_MIN:
+            return None
+        sides.append((p0 + offsets[best] * normal, along))
+    corners = []
+    for k in range(4):
+        (a, da), (b, db) = sides[k - 1], sides[k]
+        m = np.array([[da[0], -db[0]], [da[1], -db[1]]], np.float64)
+        if abs(np.linalg.det(m)) < 1e-6:
+            return None
+        s = np.linalg.solve(m, b - a)
+        corners.append(a + s[0] * da)
+    return np.array(corners, np.float64)
+
+
+def _median_area(quads) -> float:
     if not quads:
         return 0.0
-    areas = [cv2.contourArea(np.asarray(q, np.float32)) for q in quads]
-    return float(np.median(areas))
+    return float(np.median([cv2.contourArea(np.asarray(q, np.float32)) for q in quads]))
 
 
 def _portrait_order(box: np.ndarray) -> np.ndarray:
