@@ -34,10 +34,11 @@ import numpy as np
 
 from vision import dice as dice_reader
 from vision import imaging
-from vision.board_outline import (BoardNotFound, BoardPartlyInView, board_homography, find_board, gradients,
-                                  mm_to_px, ring_response, top_down)
-from vision.render_boards import (CHECKER_R, OFF_THICKNESS, TABLE_FRAME, TABLE_H, TABLE_POINT_L, TABLE_TRAY_SPLIT,
-                                  TABLE_W, table_bar_axis, table_point_axis, table_tray_axis)
+from vision.board_outline import (MIN_AREA_FRACTION, BoardNotFound, BoardPartlyInView, board_homography,
+                                  edge_enclosed_mask, foreground_mask, gradients, mm_to_px, ring_response, top_down)
+from vision.render_boards import (CHECKER_R, OFF_THICKNESS, TABLE_BAR_W, TABLE_DIVIDER, TABLE_FRAME, TABLE_H,
+                                  TABLE_POINT_L, TABLE_POINT_W, TABLE_TRAY_SPLIT, TABLE_TRAY_W, TABLE_W,
+                                  table_bar_axis, table_point_axis, table_tray_axis)
 
 __all__ = ["read", "annotate", "position_id", "decode_position_id", "BoardNotFound", "BoardPartlyInView"]
 
@@ -112,6 +113,232 @@ def decode_position_id(pid: str, white_on_roll: bool = True) -> tuple[list, list
             raise ValueError(f"{pid}: {name} has more than 15 checkers / peste 15 piese")
     off = [15 - sum(white), 15 - sum(black)]
     return points, bar, off
+
+
+# ----------------------------------------------------------- the board --
+# The outline of the region unlike the table (vision.board_outline) is spoilt when a lamp's glare or a
+# shadow joins it, or when the frame is lost in a shadow of its own colour.  So several outlines are
+# made (convex hull, and a straight line fitted to each side by RANSAC, from the colour mask and from
+# the sharp-edge mask), each is judged by how well the board's drawing (rim, inner frame, bar, trays)
+# shows where it puts it, and the best is refined side by side onto its rim and inner frame edge.
+
+SIDE_ANGLE = np.deg2rad(30)         # contour points whose tangent is within this of a side's direction
+RANSAC_TRIES = 80
+RANSAC_INLIER_PX = 1.5              # mask pixels (the mask is about half the frame's size)
+LAYOUT_MARGIN = 20.0                # mm beside the board looked at when judging an outline
+LAYOUT_BESIDE = 5.0                 # mm: a drawn line's edge is compared with the edges this far beside it
+RIM_REACH = 16.0                    # mm: a side is searched this far either way when refined
+RIM_SEGMENTS = 10
+EDGE_CLEARANCE = 3.0                # mask pixels: an outline corner nearer the picture's edge is a board cut off
+MIN_LAYOUT_SCORE = 5.0
+
+_X_BAR0 = TABLE_FRAME + 6 * TABLE_POINT_W
+_X_BAR1 = _X_BAR0 + TABLE_BAR_W
+_X_RIGHT = _X_BAR1 + 6 * TABLE_POINT_W
+_X_TRAY0 = _X_RIGHT + TABLE_DIVIDER
+_X_TRAY1 = _X_TRAY0 + TABLE_TRAY_W
+_F = TABLE_FRAME
+# (vertical line?, its x or y, from, to), board mm: the outer rim, the playing fields' and trays' edges
+_LAYOUT_LINES = (
+    (True, 0.0, 0.0, TABLE_H), (True, TABLE_W, 0.0, TABLE_H), (False, 0.0, 0.0, TABLE_W),
+    (False, TABLE_H, 0.0, TABLE_W),
+    (True, _F, _F, TABLE_H - _F), (True, _X_BAR0, _F, TABLE_H - _F), (True, _X_BAR1, _F, TABLE_H - _F),
+    (True, _X_RIGHT, _F, TABLE_H - _F), (True, _X_TRAY0, _F, TABLE_H - _F), (True, _X_TRAY1, _F, TABLE_H - _F),
+    (False, _F, _F, _X_RIGHT), (False, TABLE_H - _F, _F, _X_RIGHT), (False, _F, _X_TRAY0, _X_TRAY1),
+    (False, TABLE_H - _F, _X_TRAY0, _X_TRAY1),
+    (False, TABLE_H / 2 - TABLE_TRAY_SPLIT / 2, _X_TRAY0, _X_TRAY1),
+    (False, TABLE_H / 2 + TABLE_TRAY_SPLIT / 2, _X_TRAY0, _X_TRAY1),
+)
+
+
+def _order_corners(pts: np.ndarray) -> np.ndarray:
+    """Corners as top-left, top-right, bottom-right, bottom-left (image axes)."""
+    pts = np.asarray(pts, np.float64).reshape(4, 2)
+    s = pts.sum(axis=1)
+    d = pts[:, 1] - pts[:, 0]
+    return np.array([pts[np.argmin(s)], pts[np.argmin(d)], pts[np.argmax(s)], pts[np.argmax(d)]])
+
+
+def _meet(lines) -> np.ndarray | None:
+    """Corners (ordered) where the lines left, top, right, bottom (point, direction) meet."""
+    out = []
+    for i in range(4):
+        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
+        m = np.array([d1, -d2]).T
+        if abs(np.linalg.det(m)) < 1e-6:
+            return None
+        t = np.linalg.solve(m, p2 - p1)
+        out.append(p1 + t[0] * d1)
+    return _order_corners(np.array(out))
+
+
+def _fit_line(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    vx, vy, x0, y0 = cv2.fitLine(pts.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+    return np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)
+
+
+def _hull_quad(contour: np.ndarray) -> np.ndarray | None:
+    hull = cv2.convexHull(contour)
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.01, 0.02, 0.03, 0.05, 0.08):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            return _order_corners(approx.reshape(4, 2))
+    return None
+
+
+def _ransac_line(pts: np.ndarray, rng: np.random.Generator):
+    """The straight line through most of ``pts`` (point, direction), or None."""
+    if len(pts) < 10:
+        return None
+    pick = rng.integers(0, len(pts), (RANSAC_TRIES, 2))
+    a, d = pts[pick[:, 0]], pts[pick[:, 1]] - pts[pick[:, 0]]
+    length = np.linalg.norm(d, axis=1)
+    keep = length > 8
+    if not keep.any():
+        return None
+    a, d, length = a[keep], d[keep], length[keep]
+    normal = np.c_[-d[:, 1], d[:, 0]] / length[:, None]
+    dist = np.abs(np.einsum("kij,kj->ki", pts[None, :, :] - a[:, None, :], normal))
+    best = int(np.argmax((dist < RANSAC_INLIER_PX).sum(axis=1)))
+    return _fit_line(pts[dist[best] < RANSAC_INLIER_PX])
+
+
+def _side_lines_quad(contour: np.ndarray) -> np.ndarray | None:
+    """Four corners from a line fitted to each side of the contour: a blob of glare or shadow joined
+    to one side bends the convex hull, but most of the side stays one straight line."""
+    pts = contour.reshape(-1, 2).astype(np.float64)
+    if len(pts) < 40:
+        return None
+    tangent = np.roll(pts, -4, axis=0) - np.roll(pts, 4, axis=0)
+    angle = np.arctan2(tangent[:, 1], tangent[:, 0])
+    across = np.abs(np.sin(angle)) < np.sin(SIDE_ANGLE)
+    upright = np.abs(np.cos(angle)) < np.sin(SIDE_ANGLE)
+    cx, cy = pts.mean(axis=0)
+    rng = np.random.default_rng(0)
+    lines = []
+    for side in (upright & (pts[:, 0] < cx), across & (pts[:, 1] < cy), upright & (pts[:, 0] > cx),
+                 across & (pts[:, 1] > cy)):
+        line = _ransac_line(pts[side], rng)
+        if line is None:
+            return None
+        lines.append(line)
+    return _meet(lines)
+
+
+def _outline_candidates(image: np.ndarray) -> list[np.ndarray]:
+    """Possible board outlines (corners in picture pixels); BoardNotFound / BoardPartlyInView when none."""
+    mask, scale = foreground_mask(image)
+    mh, mw = mask.shape
+    quads, cut_off = [], False
+    for m in (mask, edge_enclosed_mask(image, scale)):
+        contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        if not contours:
+            continue
+        contour = max(contours, key=cv2.contourArea)
+        if cv2.contourArea(contour) < MIN_AREA_FRACTION * mh * mw:
+            continue
+        for quad in (_hull_quad(contour), _side_lines_quad(contour)):
+            if quad is None:
+                continue
+            inside = ((quad[:, 0] > EDGE_CLEARANCE) & (quad[:, 0] < mw - 1 - EDGE_CLEARANCE)
+                      & (quad[:, 1] > EDGE_CLEARANCE) & (quad[:, 1] < mh - 1 - EDGE_CLEARANCE))
+            if not inside.all():
+                cut_off = True
+                continue
+            quads.append((quad + 0.5) / scale - 0.5)
+    if not quads:
+        if cut_off:
+            raise BoardPartlyInView("only part of the backgammon board is in view — move the camera or the board "
+                                    "/ tabla se vede doar în parte — mutați camera sau tabla")
+        raise BoardNotFound("no backgammon board in view / nu se vede tabla de table")
+    return quads
+
+
+def _layout_edges(image: np.ndarray, quad: np.ndarray):
+    """(H board mm -> pixels, |d/dx|, |d/dy|) of the board as ``quad`` puts it, seen from above at
+    1 px/mm with LAYOUT_MARGIN around; edges of log-brightness, strongest over the colour channels
+    (a frame of the table's brightness but another colour still shows)."""
+    H = board_homography(quad, TABLE_W, TABLE_H)
+    m = LAYOUT_MARGIN
+    S = np.array([[1.0, 0, -m], [0, 1.0, -m], [0, 0, 1]])
+    size = (int(TABLE_W + 2 * m), int(TABLE_H + 2 * m))
+    top = cv2.warpPerspective(image, H @ S, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_REPLICATE)
+    log = _LOG_GREY[top]
+    gx = np.abs(cv2.Sobel(log, cv2.CV_32F, 1, 0, ksize=3)).max(axis=2) / 8
+    gy = np.abs(cv2.Sobel(log, cv2.CV_32F, 0, 1, ksize=3)).max(axis=2) / 8
+    return H, gx, gy
+
+
+def _layout_score(gx: np.ndarray, gy: np.ndarray) -> float:
+    """How well the drawn lines show: per line, the median of its edge strength (within 1 mm) over
+    the strongest edge LAYOUT_BESIDE to either side; summed over the lines, each capped."""
+    m = LAYOUT_MARGIN
+    gx = cv2.dilate(gx, np.ones((1, 3), np.uint8))
+    gy = cv2.dilate(gy, np.ones((3, 1), np.uint8))
+    total = 0.0
+    off = int(LAYOUT_BESIDE)
+    for upright, pos, a, b in _LAYOUT_LINES:
+        p, a, b = int(round(pos + m)), int(a + m + 3), int(b + m - 3)
+        if upright:
+            on, beside = gx[a:b, p], np.maximum(gx[a:b, p - off], gx[a:b, p + off])
+        else:
+            on, beside = gy[p, a:b], np.maximum(gy[p - off, a:b], gy[p + off, a:b])
+        total += float(np.clip(np.median(on - beside), -10.0, 10.0))
+    return total
+
+
+def _refine_outline(H: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray | None:
+    """Each side moved onto the place within RIM_REACH where the rim and the inner edge of the frame,
+    TABLE_FRAME inside it, are strongest together (piecewise along the side; a line is fitted)."""
+    m = LAYOUT_MARGIN
+    reach = np.arange(-RIM_REACH, RIM_REACH + 1.0)
+    lines = []
+    for side in ("left", "top", "right", "bottom"):
+        upright = side in ("left", "right")
+        edges = gx.T if upright else gy          # rows run across the side, columns along it
+        pos = {"left": 0.0, "top": 0.0, "right": TABLE_W, "bottom": TABLE_H}[side]
+        inward = 1.0 if side in ("left", "top") else -1.0
+        length = TABLE_H if upright else TABLE_W
+        cuts = np.linspace(18.0, length - 18.0, RIM_SEGMENTS + 1)
+        pts = []
+        for a, b in zip(cuts[:-1], cuts[1:]):
+            profile = np.median(edges[:, int(a + m):int(b + m)], axis=1)
+            fit = profile[(pos + reach + m).astype(int)] + profile[(pos + reach + inward * _F + m).astype(int)]
+            k = int(np.argmax(fit))
+            d = float(reach[k])
+            if 0 < k < len(fit) - 1:
+                curve = fit[k - 1] - 2 * fit[k] + fit[k + 1]
+                if curve < 0:
+                    d += 0.5 * (fit[k - 1] - fit[k + 1]) / curve
+            along = (a + b) / 2
+            pts.append((pos + d, along) if upright else (along, pos + d))
+        lines.append(_fit_line(mm_to_px(H, pts)))
+    return _meet(lines)
+
+
+def find_table_board(image: np.ndarray) -> np.ndarray:
+    """The board's four corners in pixels (TL, TR, BR, BL): the outline candidate whose layout shows
+    best, refined twice onto its rim (a refinement is kept only when the layout shows better)."""
+    scored = []
+    for quad in _outline_candidates(image):
+        H, gx, gy = _layout_edges(image, quad)
+        scored.append((_layout_score(gx, gy), quad, H, gx, gy))
+    score, quad, H, gx, gy = max(scored, key=lambda s: s[0])
+    for _ in range(2):
+        refined = _refine_outline(H, gx, gy)
+        if refined is None:
+            break
+        H2, gx2, gy2 = _layout_edges(image, refined)
+        score2 = _layout_score(gx2, gy2)
+        if score2 < score:
+            break
+        score, quad, H, gx, gy = score2, refined, H2, gx2, gy2
+    if score < MIN_LAYOUT_SCORE:
+        raise BoardNotFound("no backgammon board in view (no outline shows the board's drawing) "
+                            "/ nu se vede tabla de table")
+    return quad
 
 
 # ---------------------------------------------------------------- reading --
@@ -227,7 +454,7 @@ def _split_colours(stacks: list[tuple[int, float]], field: float) -> list[str]:
 def read(image, calibration=None) -> dict:
     """The backgammon position in ``image`` (BGR); see the module docstring for the result."""
     image = imaging.check_frame(image)
-    corners = find_board(image, "backgammon board")
+    corners = find_table_board(image)
     top_len = np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3])
     side_len = np.linalg.norm(corners[3] - corners[0]) + np.linalg.norm(corners[2] - corners[1])
     ratio = top_len / max(1.0, side_len)
@@ -269,7 +496,7 @@ def annotate(image: np.ndarray, result: dict) -> np.ndarray:
     """The picture with the board outline and the count read on every point, the bar and the trays."""
     out = imaging.check_frame(image).copy()
     try:
-        corners = find_board(out, "backgammon board")
+        corners = find_table_board(out)
     except ValueError:
         return out
     H = board_homography(corners, TABLE_W, TABLE_H)
