@@ -34,11 +34,16 @@ PX_PER_MM = 2.0
 SIDE_ZONE = 160.0           # mm left and right of the board searched for loose pieces
 SIDE_GAP = 6.0
 RING_PERCENTILE = 25.0      # the rim must show nearly all the way round
-MAX_LOOSE_CANDIDATES = 30   # rings looked at beside the board, strongest first
+MAX_LOOSE_CANDIDATES = 40   # rings looked at beside the board, strongest first
+CANDIDATE_MIN = 1.0         # circle map response (vision.morris._circle_map) that makes a candidate
 TEXTURE_FACTOR = 1.0        # beside the board the rim must also beat the cloth's own pattern
+STRONG_RIM = 2.2           # beside the board a rim weaker than this must beat the cloth's pattern
+WEAK_RIM_TEXTURE = 2.0     # this many times over
 PRESENCE_MIN = 1.5          # ring edge strength (grey levels per pixel) that makes a piece
 FACE_SPREAD_MAX = 22.0      # a piece's face is plain: brightness spread (std) inside it below this
-WHITE_RATIO = 0.62          # piece brightness / surroundings above this: white
+WHITE_RATIO = 0.62          # loose piece brightness / brighter cloth around below this: black
+DARKER_BLACK = 0.13         # loose piece darker than the cloth right round it by this share of it: black
+DARKER_WHITE = 0.11         # by less than this: white (in between: unsure, the side's counts are not given)
 LOOSE_AROUND_PERCENTILE = 75.0  # beside the board: the cloth's brighter part is the reference
 
 
@@ -97,20 +102,27 @@ def _texture(gx, gy, x, y, r) -> float:
     return float(np.mean(vals))
 
 
-def _colour(lum, x, y, r, loose: bool = False) -> tuple[str | None, float]:
-    """"white" / "black" for a piece at (x, y), None when the inside is not a plain face.
+def _loose_colour(lum, x, y, r) -> str | None:
+    """"white" / "black" / "unsure" for a piece beside the board at (x, y); None when the
+    inside is not a plain face (not a piece).
 
-    On the plate the reference is the plate right around the piece; beside the
-    board (``loose``) it is the brighter part of a wider ring of cloth, so a
-    black piece on the dark stripe of a patterned cloth still reads black."""
-    if loose:
-        inner, around, spread = _disc_stats(lum, x, y, 0.42 * r, 1.3 * r, 1.9 * r, LOOSE_AROUND_PERCENTILE)
-    else:
-        inner, around, spread = _disc_stats(lum, x, y, 0.42 * r, 1.3 * r, 1.6 * r)
+    Dark: the face below WHITE_RATIO of the brighter part (75th percentile) of a
+    wide ring of cloth around it (so a black piece on the dark stripe of a patterned
+    cloth still reads dark), or darker than the cloth's median right round it by
+    more than DARKER_BLACK of it (a glare spot adds light: it lifts the wide ratio
+    of a black piece, but the piece stays clearly darker than the cloth at its
+    rim, while a white piece on a white cloth is only a little darker).  Darker by
+    less than DARKER_WHITE: white.  In between: unsure."""
+    inner, around, spread = _disc_stats(lum, x, y, 0.42 * r, 1.3 * r, 1.9 * r, LOOSE_AROUND_PERCENTILE)
     if spread > FACE_SPREAD_MAX:
-        return None, 0.0
-    ratio = inner / max(8.0, around)
-    return ("white" if ratio > WHITE_RATIO else "black"), ratio
+        return None
+    if inner / max(8.0, around) < WHITE_RATIO:
+        return "black"
+    _, near, _ = _disc_stats(lum, x, y, 0.42 * r, 1.12 * r, 1.4 * r)
+    darker = (near - inner) / max(8.0, near)
+    if darker > DARKER_BLACK:
+        return "black"
+    return "white" if darker < DARKER_WHITE else "unsure"
 
 
 def _zone_in_view(image_shape, H, x0_mm, x1_mm, y0_mm, y1_mm) -> bool:
@@ -122,21 +134,42 @@ def _zone_in_view(image_shape, H, x0_mm, x1_mm, y0_mm, y1_mm) -> bool:
                  & (pts[:, 1] <= h + slack)).all())
 
 
+def _ring_kernels(radius: float) -> tuple[np.ndarray, np.ndarray]:
+    """Kernels that weigh a thin ring of ``radius`` by cos 2a and sin 2a (a the angle round it)."""
+    size = 2 * int(radius + 3) + 1
+    c = size // 2
+    yy, xx = np.mgrid[0:size, 0:size].astype(np.float32) - c
+    d = np.hypot(xx, yy)
+    weight = np.clip(1.0 - np.abs(d - radius), 0.0, 1.0)
+    a = np.arctan2(yy, xx)
+    norm = weight.sum()
+    return (weight * np.cos(2 * a) / norm).astype(np.float32), (weight * np.sin(2 * a) / norm).astype(np.float32)
+
+
+def _circle_map(gray: np.ndarray, r: float) -> np.ndarray:
+    """For every pixel: the mean over a circle of radius r around it of the edge strength
+    times cos 2(edge direction - radial direction): + for an edge across the circle, - for one
+    along it.  A disc's rim, crossed at right angles all the way
+    round, gives a strong peak at the disc's centre; straight edges and cloth patterns
+    crossing the circle give radial and tangential parts alike.  Computed at half
+    resolution with two filters: (gx^2 - gy^2)/|g| against cos 2a and 2 gx gy/|g| against sin 2a."""
+    half = cv2.resize(gray, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    hx, hy = gradients(half, blur=0.8)
+    k_cos, k_sin = _ring_kernels(r / 2)
+    mag = np.sqrt(hx * hx + hy * hy) + 1e-3
+    resp = cv2.filter2D((hx * hx - hy * hy) / mag, cv2.CV_32F, k_cos) + cv2.filter2D(2 * hx * hy / mag, cv2.CV_32F, k_sin)
+    resp *= 0.5                                     # per full-resolution pixel, like ring_response
+    return cv2.resize(resp, (gray.shape[1], gray.shape[0]), interpolation=cv2.INTER_LINEAR)
+
+
 def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
-    """Loose pieces in a column of the top-down picture: list of (x, y, colour); None if out of view."""
+    """Loose pieces in a column of the top-down picture: list of (x, y, colour), colour "white",
+    "black" or "unsure"; None if out of view."""
     x0_px, x1_px = max(0, int(x0_px)), min(gray.shape[1], int(x1_px))
     if not in_view or x1_px <= x0_px:
         return None
-    mag = np.hypot(gx[:, x0_px:x1_px], gy[:, x0_px:x1_px])
-    half = cv2.resize(mag, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-    size = int(r + 5) | 1
-    kernel = np.zeros((size, size), np.float32)
-    cv2.circle(kernel, (size // 2, size // 2), int(round(r / 2)), 1.0, 1)
-    cv2.circle(kernel, (size // 2, size // 2), int(round(0.43 * r)), 1.0, 1)
-    kernel /= kernel.sum()
-    resp = cv2.resize(cv2.filter2D(half, cv2.CV_32F, kernel), (mag.shape[1], mag.shape[0]),
-                      interpolation=cv2.INTER_LINEAR)
-    peaks = (resp >= cv2.dilate(resp, np.ones((int(r), int(r)), np.uint8))) & (resp > 1.2 * PRESENCE_MIN)
+    resp = _circle_map(gray[:, x0_px:x1_px], r)
+    peaks = (resp >= cv2.dilate(resp, np.ones((int(r), int(r)), np.uint8))) & (resp > CANDIDATE_MIN)
     # A piece's whole rim must be in the picture: centres at the picture's edge are filter artefacts.
     edge = int(0.8 * r)
     peaks[:edge] = peaks[-edge:] = False
@@ -150,13 +183,14 @@ def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
     cands = []
     strength, bx, by = _best_rings(gx, gy, np.c_[xs[order] + x0_px, ys[order]], r, 2, radii=(1.0,))
     for s, x, y in zip(strength, bx, by):
-        if s >= PRESENCE_MIN and s >= TEXTURE_FACTOR * _texture(gx, gy, x, y, r):
+        texture = _texture(gx, gy, x, y, r)
+        if s >= PRESENCE_MIN and s >= TEXTURE_FACTOR * texture and (s >= STRONG_RIM or s >= WEAK_RIM_TEXTURE * texture):
             cands.append((float(s), float(x), float(y)))
     cands.sort(reverse=True)
     for s, x, y in cands:
         if any((x - fx) ** 2 + (y - fy) ** 2 < (1.6 * r) ** 2 for fx, fy, _ in found):
             continue
-        colour = _colour(lum, x, y, r, loose=True)[0]
+        colour = _loose_colour(lum, x, y, r)
         if colour:
             found.append((x, y, colour))
     return found
@@ -428,14 +462,16 @@ def read(image, calibration=None) -> dict:
             continue
         result[name], u = _point_colour(lum, x, y, r, px(*tintar_point_mm(name)), _INK_OFFSETS[name], ink_light)
         if _LOG is not None:
-            _LOG.append((name, u, _colour(lum, x, y, r)[1]))
+            _LOG.append((name, u))
     left_in = _zone_in_view(image.shape, H, x0, -SIDE_GAP, 0.0, TINTAR_SIZE)
     right_in = _zone_in_view(image.shape, H, TINTAR_SIZE + SIDE_GAP, TINTAR_SIZE + SIDE_GAP + SIDE_ZONE, 0.0,
                              TINTAR_SIZE)
     left = _side_pieces(gray, lum, gx, gy, left_in, 0, SIDE_ZONE * PX_PER_MM, r)
     right = _side_pieces(gray, lum, gx, gy, right_in, (TINTAR_SIZE + SIDE_GAP - x0) * PX_PER_MM, top.shape[1], r)
     for key, pieces in (("in_hand", left), ("captured", right)):
-        result[key] = None if pieces is None else {
+        # A side with a piece of unsure colour gives no counts rather than wrong ones.
+        unsure = pieces is None or any(p[2] == "unsure" for p in pieces)
+        result[key] = None if unsure else {
             "white": sum(1 for p in pieces if p[2] == "white"),
             "black": sum(1 for p in pieces if p[2] == "black")}
     return result
