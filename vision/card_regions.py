@@ -26,8 +26,9 @@ MIN_FILL = 0.65
 ASPECT = (1.15, 1.95)
 AREA = (0.45, 1.8)                 # region area relative to the card area expected
 OPEN_FRACTION = 0.55               # the mask is opened with a disc of this fraction of a card's length
-CARD_LENGTH = (0.075, 0.16)        # plausible card length, as a fraction of the picture's width
-DEFAULT_CARD_LENGTH = 0.11
+CARD_LENGTH = (0.085, 0.145)       # plausible card length, as a fraction of the picture's width
+DEFAULT_CARD_LENGTH = 0.11         # used unless two or more readings agree on the card size
+SIZE_AGREEMENT = 1.3               # the largest named card's area over the smallest's, at most
 RARE_COLOUR = 0.08                 # a colour (with its neighbour bins) held by less than this share of pixels
 EDGE_STEP = 20.0                   # grey levels between just inside and just outside a card's side
 EDGE_SIDE_MIN = 0.6                # share of a side's points that must show the step
@@ -83,12 +84,13 @@ def _opened(mask: np.ndarray, card_px: float) -> np.ndarray:
 
 def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = None) -> list[dict]:
     """Card-shaped regions not explained by a reading: face-down cards and unreadable face-up cards.
-    The card size expected is the median of ``size_quads`` (default ``known_quads``), kept within
-    ``CARD_LENGTH`` of the picture's width (a misread index can give an absurd size)."""
+    The card size expected is the median of ``size_quads`` (default ``known_quads``) when there are
+    two or more that agree within ``SIZE_AGREEMENT`` (one reading's quad can be far off), otherwise
+    ``DEFAULT_CARD_LENGTH``; either is kept within ``CARD_LENGTH`` of the picture's width."""
     h, w = work.shape[:2]
     small = cv2.resize(work, (w // SCALE, h // SCALE), interpolation=cv2.INTER_AREA)
     half = cv2.resize(work, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
-    card_area = _median_area(known_quads if size_quads is None else size_quads) / (SCALE * SCALE)
+    card_area = _agreed_area(known_quads if size_quads is None else size_quads) / (SCALE * SCALE)
     card_px = np.sqrt(card_area * 1.5) if card_area else DEFAULT_CARD_LENGTH * small.shape[1]
     card_px = float(np.clip(card_px, CARD_LENGTH[0] * small.shape[1], CARD_LENGTH[1] * small.shape[1]))
     card_area = card_px * card_px / 1.5
@@ -178,10 +180,12 @@ def _edge_fitted(img: np.ndarray, box: np.ndarray, shift: int = 4, depth: float 
     return np.array(corners, np.float64)
 
 
-def _median_area(quads) -> float:
-    if not quads:
+def _agreed_area(quads) -> float:
+    """Median area of ``quads`` if there are two or more agreeing within SIZE_AGREEMENT, else 0."""
+    areas = sorted(cv2.contourArea(np.asarray(q, np.float32)) for q in quads)
+    if len(areas) < 2 or areas[-1] > SIZE_AGREEMENT * max(1.0, areas[0]):
         return 0.0
-    return float(np.median([cv2.contourArea(np.asarray(q, np.float32)) for q in quads]))
+    return float(np.median(areas))
 
 
 def _portrait_order(box: np.ndarray) -> np.ndarray:
