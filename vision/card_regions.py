@@ -71,8 +71,10 @@ def rare_colour_mask(img: np.ndarray, card_px: float) -> np.ndarray:
     with_neighbours = hist.copy()
     for axis in range(3):
         with_neighbours += np.roll(hist, 1, axis) + np.roll(hist, -1, axis)
-    share = with_neighbours[lab[:, :, 0] // 32, lab[:, :, 1] // 16, lab[:, :, 2] // 16] / float(lab[:, :, 0].size)
-    return _opened((share < RARE_COLOUR).astype(np.uint8) * 255, card_px)
+    rare_bins = np.where(with_neighbours < RARE_COLOUR * lab.shape[0] * lab.shape[1], 255, 0).astype(np.uint8)
+    l, a, b = cv2.split(lab)
+    bin_index = (l.astype(np.int32) >> 5 << 8) | (a.astype(np.int32) >> 4 << 4) | (b.astype(np.int32) >> 4)
+    return _opened(rare_bins.reshape(-1)[bin_index], card_px)
 
 
 def _opened(mask: np.ndarray, card_px: float) -> np.ndarray:
@@ -88,8 +90,8 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
     two or more that agree within ``SIZE_AGREEMENT`` (one reading's quad can be far off), otherwise
     ``DEFAULT_CARD_LENGTH``; either is kept within ``CARD_LENGTH`` of the picture's width."""
     h, w = work.shape[:2]
-    small = cv2.resize(work, (w // SCALE, h // SCALE), interpolation=cv2.INTER_AREA)
     half = cv2.resize(work, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(half, (w // SCALE, h // SCALE), interpolation=cv2.INTER_AREA)
     card_area = _agreed_area(known_quads if size_quads is None else size_quads) / (SCALE * SCALE)
     card_px = np.sqrt(card_area * 1.5) if card_area else DEFAULT_CARD_LENGTH * small.shape[1]
     card_px = float(np.clip(card_px, CARD_LENGTH[0] * small.shape[1], CARD_LENGTH[1] * small.shape[1]))
