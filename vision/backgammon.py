@@ -50,6 +50,9 @@ ARC_MIN = 2.5                       # rim edge strength that makes a checker
 STEP_MM = 0.75                      # checker centres tried every this far along a point
 MIN_SPACING_MM = 7.0                # checkers in a stack are at least this far apart
 COLOUR_GAP = 0.5                    # log-brightness gap that separates white stacks from black ones
+ARC_CENTRE_BIAS = 2.0               # mm: a near-arc peak lies this much beyond the checker's centre (measured)
+RIM_BAND_MM = 5.0                   # thin bands (a checker's rim, ~2 mm) are found by a top-hat this wide
+RIM_POLARITY_MIN = 1.0              # rim polarity (top-hat minus black-hat) that tells the colour by itself
 TRAY_EDGE_MIN = 3.0                 # log-brightness step of the line between two borne-off checkers
 
 
@@ -265,10 +268,10 @@ def _layout_edges(image: np.ndarray, quad: np.ndarray):
     size = (int(TABLE_W + 2 * m), int(TABLE_H + 2 * m))
     top = cv2.warpPerspective(image, H @ S, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                               borderMode=cv2.BORDER_REPLICATE)
-    log = _LOG_GREY[top]
-    gx = np.abs(cv2.Sobel(log, cv2.CV_32F, 1, 0, ksize=3)).max(axis=2) / 8
-    gy = np.abs(cv2.Sobel(log, cv2.CV_32F, 0, 1, ksize=3)).max(axis=2) / 8
-    return H, gx, gy
+    log = cv2.LUT(top, _LOG_GREY)
+    gx = np.abs(cv2.Sobel(log, cv2.CV_32F, 1, 0, ksize=3, scale=0.125))
+    gy = np.abs(cv2.Sobel(log, cv2.CV_32F, 0, 1, ksize=3, scale=0.125))
+    return H, cv2.max(cv2.max(gx[..., 0], gx[..., 1]), gx[..., 2]), cv2.max(cv2.max(gy[..., 0], gy[..., 1]), gy[..., 2])
 
 
 def _layout_score(gx: np.ndarray, gy: np.ndarray) -> float:
@@ -303,9 +306,13 @@ def _refine_outline(H: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray
         length = TABLE_H if upright else TABLE_W
         cuts = np.linspace(18.0, length - 18.0, RIM_SEGMENTS + 1)
         pts = []
+        rows = (pos + reach + m).astype(int)
+        lo, hi = min(rows[0], rows[0] + int(inward * _F)), max(rows[-1], rows[-1] + int(inward * _F)) + 1
+        rim_rows, inner_rows = rows - lo, rows + int(inward * _F) - lo
+        band = np.ascontiguousarray(edges[lo:hi])
         for a, b in zip(cuts[:-1], cuts[1:]):
-            profile = np.median(edges[:, int(a + m):int(b + m)], axis=1)
-            fit = profile[(pos + reach + m).astype(int)] + profile[(pos + reach + inward * _F + m).astype(int)]
+            profile = np.median(band[:, int(a + m):int(b + m)], axis=1)
+            fit = profile[rim_rows] + profile[inner_rows]
             k = int(np.argmax(fit))
             d = float(reach[k])
             if 0 < k < len(fit) - 1:
@@ -352,14 +359,39 @@ class _View:
                                with_inside=False)
         self.gray = cv2.cvtColor(self.img, cv2.COLOR_BGR2GRAY)
         # edges of log-brightness: a shadow or a dim corner scales contrast, log makes it equal
-        self.gx, self.gy = gradients(_LOG_GREY[self.gray])
+        self.log = _LOG_GREY[self.gray]
+        self.gx, self.gy = gradients(self.log)
 
     def px(self, x_mm, y_mm):
         return (x_mm - self.x0) * PX_PER_MM, (y_mm - self.y0) * PX_PER_MM
 
 
-def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float]:
-    """(number of checkers, mean brightness of their visible parts) along one point or bar half."""
+def _rim_polarity(view: _View, x_mm: float, base_mm: float, d: float, end_mm: float) -> float:
+    """Whether the thin rims along a stack are lighter (> 0) or darker (< 0) than the faces between.
+
+    Along the stack's axis, from the point's base to ``end_mm``, every checker shows its rim as a
+    band about 2 mm wide: the renderer's (and a real set's bevelled) light checkers have a rim
+    darker than their face, dark ones a lighter rim.  The sign survives a lamp's glare that makes
+    a black checker bright (an added light keeps the step).  Mean white-top-hat minus mean
+    black-hat of the log-brightness profile.
+    """
+    k = PX_PER_MM
+    ts = np.arange(0.0, max(end_mm, 2.0), 1.0 / k)
+    h, w = view.log.shape
+    cols = []
+    for dx in np.arange(-2.0, 2.5, 1.0):
+        px, py = view.px(x_mm + dx, base_mm + d * ts)
+        cols.append(view.log[np.clip(py.astype(int), 0, h - 1), np.clip(int(px), 0, w - 1)])
+    profile = np.median(np.array(cols, np.float32), axis=0)[None, :]
+    kernel = np.ones((1, int(RIM_BAND_MM * k) | 1), np.uint8)
+    light = profile - cv2.morphologyEx(profile, cv2.MORPH_OPEN, kernel)
+    dark = cv2.morphologyEx(profile, cv2.MORPH_CLOSE, kernel) - profile
+    return float(np.mean(light) - np.mean(dark))
+
+
+def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
+    """(number of checkers, mean brightness of their visible parts, rim polarity) along one point
+    or bar half."""
     x, base, d = axis
     k = PX_PER_MM
     r = CHECKER_R * k
@@ -380,7 +412,7 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float]:
         if all(abs(i - j) >= win for j in peaks):
             peaks.append(i)
     if not peaks:
-        return 0, 0.0
+        return 0, 0.0, 0.0
     # the frame just beyond the point's base, lit as the stack is: the checkers' brightness is taken against it
     fx, fy = view.px(x, base - d * TABLE_FRAME * 0.5)
     frame = view.gray[int(fy) - 4:int(fy) + 5, int(fx) - 12:int(fx) + 13]
@@ -396,10 +428,11 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float]:
         patch = view.gray[int(sy) - half:int(sy) + half + 1, int(sx) - half:int(sx) + half + 1]
         if patch.size:
             vals.append(float(np.median(patch)))
-    return len(peaks), (float(np.mean(vals)) / frame_level if vals else 0.0)
+    return (len(peaks), (float(np.mean(vals)) / frame_level if vals else 0.0),
+            _rim_polarity(view, x, base, d, float(tk[-1]) - ARC_CENTRE_BIAS + CHECKER_R))
 
 
-def _tray(view: _View, which: str) -> tuple[int, float]:
+def _tray(view: _View, which: str) -> tuple[int, float, float]:
     """(number of borne-off checkers, their mean brightness) in one tray.
 
     Checkers standing on edge make a sharp line every OFF_THICKNESS along the
@@ -433,13 +466,14 @@ def _tray(view: _View, which: str) -> tuple[int, float]:
     fx, fy = view.px(x, base - d * TABLE_FRAME * 0.5)
     frame = view.gray[int(fy) - 4:int(fy) + 5, int(fx) - 12:int(fx) + 13]
     frame_level = max(8.0, float(np.median(frame))) if frame.size else 128.0
-    return n, (float(np.mean(grey[:end])) / frame_level if end else 0.0)
+    return n, (float(np.mean(grey[:end])) / frame_level if end else 0.0), 0.0
 
 
-def _split_colours(stacks: list[tuple[int, float]], field: float) -> list[str]:
-    """White / black for each (count, brightness over the frame beside it), split at the widest gap
-    (on a log scale), else against the field's brightness over the frame."""
-    vals = sorted(np.log(max(v, 1e-3)) for n, v in stacks if n)
+def _split_colours(stacks: list[tuple[int, float, float]], field: float) -> list[str]:
+    """White / black for each (count, brightness over the frame beside it, rim polarity): by the
+    polarity when it is clear, else by the brightness split at the widest gap (on a log scale), else
+    against the field's brightness over the frame."""
+    vals = sorted(np.log(max(v, 1e-3)) for n, v, _ in stacks if n)
     cut = None
     if len(vals) >= 2:
         gaps = np.diff(vals)
@@ -448,7 +482,15 @@ def _split_colours(stacks: list[tuple[int, float]], field: float) -> list[str]:
             cut = float(np.exp((vals[i] + vals[i + 1]) / 2))
     if cut is None:
         cut = 0.75 * field
-    return ["white" if v > cut else "black" for n, v in stacks]
+    out = []
+    for n, v, polarity in stacks:
+        if polarity <= -RIM_POLARITY_MIN:
+            out.append("white")
+        elif polarity >= RIM_POLARITY_MIN:
+            out.append("black")
+        else:
+            out.append("white" if v > cut else "black")
+    return out
 
 
 def read(image, calibration=None) -> dict:
@@ -474,12 +516,12 @@ def read(image, calibration=None) -> dict:
     field /= max(8.0, float(np.median(view.gray[int(fy) - 4:int(fy) + 5, int(fx) - 40:int(fx) + 40])))
     colours = _split_colours(stacks + bars + trays, field)
     points = []
-    for (n, _), c in zip(stacks, colours[:24]):
+    for (n, _, _), c in zip(stacks, colours[:24]):
         points.append([n, 0] if c == "white" else [0, n])
     bar, off = [0, 0], [0, 0]
-    for (n, _), c in zip(bars, colours[24:26]):
+    for (n, _, _), c in zip(bars, colours[24:26]):
         bar[0 if c == "white" else 1] += n
-    for (n, _), c in zip(trays, colours[26:28]):
+    for (n, _, _), c in zip(trays, colours[26:28]):
         off[0 if c == "white" else 1] += n
     result = {"points": points, "bar": bar, "off": off,
               "dice": dice_reader.read_dice(view.img, PX_PER_MM, (-view.x0, -view.y0, TABLE_W, TABLE_H))}
