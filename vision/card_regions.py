@@ -32,6 +32,7 @@ SIZE_AGREEMENT = 1.3               # the largest named card's area over the smal
 RARE_COLOUR = 0.08                 # a colour (with its neighbour bins) held by less than this share of pixels
 EDGE_STEP = 20.0                   # grey levels between just inside and just outside a card's side
 EDGE_SIDE_MIN = 0.6                # share of a side's points that must show the step
+PAPER_INSET = 0.9                  # the face is judged inside the card's outline shrunk this much
 KNOWN_OVERLAP = 0.3                # a region this much covered by a reading is that reading's card
 
 
@@ -113,7 +114,10 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             if box is None:
                 continue
             centres.append(centre)
-            face = "up" if _is_paper(small[region > 0]) else "down"
+            inner = np.zeros(half.shape[:2], np.uint8)
+            middle = box.mean(axis=0)
+            cv2.fillPoly(inner, [np.round(middle + PAPER_INSET * (box - middle)).astype(np.int32)], 255)
+            face = "up" if _is_paper(half[inner > 0]) else "down"
             out.append({"card": None, "face": face, "confidence": 0.0, "quad": _portrait_order(box * 2.0)})
     return out
 

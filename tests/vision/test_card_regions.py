@@ -1,0 +1,109 @@
+"""vision.card_regions on rendered scenes: face-down cards and a face-down stock pile are found on every
+kind of cloth, each once, with the card's outline; an empty cloth gives nothing; a region a reading
+already covers is not reported again; one reading of the wrong size does not change the card size."""
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import render
+from vision.card_regions import _edge_fitted, _portrait_order, card_regions
+
+DOWNS = [{"card": "2S", "x": 150, "y": 150, "angle": 20, "face": "down"},
+         {"card": "3S", "x": 420, "y": 260, "angle": -70, "face": "down"}]
+PILE = [{"card": c, "x": 600 + dx, "y": 140 + dy, "angle": 35 + da, "face": "down"}
+        for c, dx, dy, da in [("4S", 0, 0, 0), ("5S", 1.5, -1, 2), ("6S", -1, 1.2, -2)]]
+
+
+@pytest.fixture(scope="session")
+def real_deck():
+    if "anglo" not in render.available_decks():
+        pytest.skip("gnome-cards-data not installed (or librsvg2-bin missing): no real card artwork")
+    return "anglo"
+
+
+def scene(cards, deck="anglo", **kw):
+    spec = {"cards": cards, "deck": deck, "background": "felt", "lighting": "even", "tilt": 15.0,
+            "rotation": 0.0, "noise": 1.5, "blur": 0.4, "jpeg": 90, "seed": 1}
+    spec.update(kw)
+    return render.render_card_scene(spec)
+
+
+def under(truth, quad) -> list[int]:
+    """Indices of the truth cards under the centre of ``quad``."""
+    c = np.mean(np.asarray(quad, float), axis=0)
+    return [i for i, t in enumerate(truth["cards"])
+            if cv2.pointPolygonTest(np.float32(t["quad"]), (float(c[0]), float(c[1])), False) >= 0]
+
+
+def corner_error(quad, truth_quad) -> float:
+    """Largest distance from a corner of ``quad`` to the nearest corner of ``truth_quad`` (px)."""
+    d = np.linalg.norm(np.asarray(quad, float)[:, None] - np.asarray(truth_quad, float)[None], axis=2)
+    return float(d.min(axis=1).max())
+
+
+@pytest.mark.parametrize("background,lighting,seed", [("felt", "even", 1), ("wood", "warm", 1),
+                                                      ("white", "shadow", 1), ("pattern", "even", 2),
+                                                      ("pattern", "shadow", 2), ("felt", "shadow", 3)])
+def test_face_down_cards_and_stock_pile_found_once(background, lighting, seed, real_deck):
+    img, truth = scene(DOWNS + PILE, background=background, lighting=lighting, seed=seed)
+    found = card_regions(img, [])
+    assert [r["face"] for r in found] == ["down"] * 3
+    assert all(r["card"] is None and r["confidence"] == 0.0 for r in found)
+    hits = sorted(min(under(truth, r["quad"])) for r in found)
+    assert hits == [0, 1, 2]                         # each card once; the pile (cards 2-4) once
+    for r in found:
+        top = np.asarray(truth["cards"][max(under(truth, r["quad"]))]["quad"], float)   # the pile's top card
+        length = max(np.linalg.norm(top[1] - top[0]), np.linalg.norm(top[2] - top[1]))
+        assert corner_error(r["quad"], top) < 0.1 * length        # a rectangle on a card tilted 15 degrees
+
+
+@pytest.mark.parametrize("background,lighting,seed", [("felt", "glare", 1), ("wood", "shadow", 2),
+                                                      ("white", "warm", 3), ("pattern", "daylight", 2)])
+def test_empty_cloth_gives_nothing(background, lighting, seed):
+    img, _ = scene([], deck="drawn", background=background, lighting=lighting, seed=seed)
+    assert card_regions(img, []) == []
+
+
+def test_region_covered_by_a_reading_is_not_reported_again(real_deck):
+    img, truth = scene(DOWNS)
+    assert len(card_regions(img, [])) == 2
+    found = card_regions(img, [np.asarray(truth["cards"][0]["quad"])])
+    assert len(found) == 1 and under(truth, found[0]["quad"]) == [1]
+
+
+def test_one_misread_size_is_not_trusted(real_deck):
+    img, truth = scene(DOWNS)
+    giant = np.asarray(truth["cards"][0]["quad"], float)
+    giant = giant.mean(axis=0) + 2.0 * (giant - giant.mean(axis=0))
+    plain = card_regions(img, [], [])
+    assert len(plain) == 2
+    with_giant = card_regions(img, [], [giant])
+    assert [under(truth, r["quad"]) for r in with_giant] == [under(truth, r["quad"]) for r in plain]
+
+
+def test_face_up_card_without_a_reading_is_not_called_down(real_deck):
+    img, truth = scene([{"card": "8H", "x": 300, "y": 200, "angle": 25}])
+    found = card_regions(img, [])
+    assert [r["face"] for r in found] == ["up"]
+    assert under(truth, found[0]["quad"]) == [0]
+
+
+def test_edge_fit_moves_sides_onto_a_sharp_rectangle_and_refuses_a_soft_blob():
+    img = np.full((200, 300, 3), 60, np.uint8)
+    card = np.array([[100, 50], [180, 60], [168, 160], [88, 150]], np.float64)
+    cv2.fillPoly(img, [card.astype(np.int32)], (230, 230, 230))
+    guess = card.mean(axis=0) + 0.95 * (card - card.mean(axis=0))      # a little too small
+    fitted = _edge_fitted(img, guess)
+    assert fitted is not None and corner_error(fitted, card) < 2.0
+    blob = np.full((200, 300, 3), 60, np.uint8)
+    cv2.circle(blob, (135, 105), 50, (230, 230, 230), -1)
+    blob = cv2.GaussianBlur(blob, (0, 0), 12)
+    assert _edge_fitted(blob, guess) is None
+
+
+def test_portrait_order_puts_a_short_side_on_top():
+    box = np.array([[0, 0], [0, 90], [60, 90], [60, 0]], np.float64)      # any order in
+    out = _portrait_order(box)
+    assert np.linalg.norm(out[1] - out[0]) == pytest.approx(60.0)
+    assert np.linalg.norm(out[2] - out[1]) == pytest.approx(90.0)
