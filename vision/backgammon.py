@@ -51,6 +51,8 @@ STEP_MM = 0.75                      # checker centres tried every this far along
 MIN_SPACING_MM = 7.0                # checkers in a stack are at least this far apart
 COLOUR_GAP = 0.5                    # log-brightness gap that separates white stacks from black ones
 ARC_CENTRE_BIAS = 2.0               # mm: a near-arc peak lies this much beyond the checker's centre (measured)
+SATURATED = 250                     # grey level of a blown-out pixel
+GLARE_SHARE = 0.1                   # share of blown-out pixels along a point that puts it in the glare
 RIM_BAND_MM = 5.0                   # thin bands (a checker's rim, ~2 mm) are found by a top-hat this wide
 RIM_POLARITY_MIN = 1.0              # rim polarity (top-hat minus black-hat) that tells the colour by itself
 TRAY_EDGE_MIN = 3.0                 # log-brightness step of the line between two borne-off checkers
@@ -523,15 +525,43 @@ def read(image, calibration=None) -> dict:
         bar[0 if c == "white" else 1] += n
     for (n, _, _), c in zip(trays, colours[26:28]):
         off[0 if c == "white" else 1] += n
+    _fill_glare_deficit(view, points, bar, off)
     result = {"points": points, "bar": bar, "off": off,
               "dice": dice_reader.read_dice(view.img, PX_PER_MM, (-view.x0, -view.y0, TABLE_W, TABLE_H))}
-    try:
+    totals = [sum(p[side] for p in points) + bar[side] + off[side] for side in (0, 1)]
+    if totals == [15, 15]:
         result["position_id"] = position_id(points, bar, True)
         result["position_id_black_on_roll"] = position_id(points, bar, False)
-    except ValueError:
+    else:
+        # not 15 checkers a side: something was misread, so no position is claimed
         result["position_id"] = None
         result["position_id_black_on_roll"] = None
     return result
+
+
+def _glare_share(view: _View, point: int) -> float:
+    """Share of the picture along a point (a checker's width across) that is blown out to white."""
+    x, base, d = table_point_axis(point)
+    x0, y0 = view.px(x - CHECKER_R, base)
+    x1, y1 = view.px(x + CHECKER_R, base + d * TABLE_POINT_L)
+    patch = view.gray[int(min(y0, y1)):int(max(y0, y1)), int(x0):int(x1)]
+    return float(np.mean(patch >= SATURATED)) if patch.size else 0.0
+
+
+def _fill_glare_deficit(view: _View, points: list, bar: list, off: list) -> None:
+    """A colour with fewer than 15 checkers (points, bar and trays) while the other has exactly 15:
+    if exactly one stack of the short colour lies in a lamp's blown-out glare (there its rims are
+    washed out and checkers are missed), the missing checkers are that stack's.  Changes ``points``
+    in place; anything less clear is left as read (and gets no Position ID).
+    """
+    totals = [sum(p[side] for p in points) + bar[side] + off[side] for side in (0, 1)]
+    for side in (0, 1):
+        deficit = 15 - totals[side]
+        if deficit <= 0 or totals[1 - side] != 15:
+            continue
+        in_glare = [i for i, p in enumerate(points) if p[side] and _glare_share(view, i + 1) >= GLARE_SHARE]
+        if len(in_glare) == 1:
+            points[in_glare[0]][side] += deficit
 
 
 def annotate(image: np.ndarray, result: dict) -> np.ndarray:
