@@ -136,6 +136,7 @@ RIM_REACH = 16.0                    # mm: a side is searched this far either way
 RIM_SEGMENTS = 10
 EDGE_CLEARANCE = 3.0                # mask pixels: an outline corner nearer the picture's edge is a board cut off
 MIN_LAYOUT_SCORE = 5.0
+SAME_OUTLINE_PX = 4.0               # mask pixels: outlines whose corners all lie this close are one
 
 _X_BAR0 = TABLE_FRAME + 6 * TABLE_POINT_W
 _X_BAR1 = _X_BAR0 + TABLE_BAR_W
@@ -243,7 +244,10 @@ def _outline_candidates(image: np.ndarray) -> list[np.ndarray]:
         contour = max(contours, key=cv2.contourArea)
         if cv2.contourArea(contour) < MIN_AREA_FRACTION * mh * mw:
             continue
-        for quad in (_hull_quad(contour), _side_lines_quad(contour)):
+        lined, hull = _side_lines_quad(contour), _hull_quad(contour)
+        if lined is not None and hull is not None and np.max(np.abs(hull - lined)) < SAME_OUTLINE_PX:
+            hull = None                  # the hull only helps where the fitted side lines went astray
+        for quad in (lined, hull):
             if quad is None:
                 continue
             inside = ((quad[:, 0] > EDGE_CLEARANCE) & (quad[:, 0] < mw - 1 - EDGE_CLEARANCE)
@@ -251,7 +255,9 @@ def _outline_candidates(image: np.ndarray) -> list[np.ndarray]:
             if not inside.all():
                 cut_off = True
                 continue
-            quads.append((quad + 0.5) / scale - 0.5)
+            quad = (quad + 0.5) / scale - 0.5
+            if all(np.max(np.abs(quad - q)) > SAME_OUTLINE_PX / scale for q in quads):
+                quads.append(quad)
     if not quads:
         if cut_off:
             raise BoardPartlyInView("only part of the backgammon board is in view — move the camera or the board "
@@ -339,6 +345,8 @@ def find_table_board(image: np.ndarray) -> np.ndarray:
         refined = _refine_outline(H, gx, gy)
         if refined is None:
             break
+        if np.max(np.abs(refined - quad)) < 0.5:
+            break
         H2, gx2, gy2 = _layout_edges(image, refined)
         score2 = _layout_score(gx2, gy2)
         if score2 < score:
@@ -361,8 +369,13 @@ class _View:
                                with_inside=False)
         self.gray = cv2.cvtColor(self.img, cv2.COLOR_BGR2GRAY)
         # edges of log-brightness: a shadow or a dim corner scales contrast, log makes it equal
-        self.log = _LOG_GREY[self.gray]
-        self.gx, self.gy = gradients(self.log)
+        self.log = cv2.LUT(self.gray, _LOG_GREY)
+        # checkers lie on the board: edges are needed there only (the margin is for the dice)
+        x0, y0 = (int(v) for v in self.px(-4.0, -4.0))
+        x1, y1 = (int(v) for v in self.px(TABLE_W + 4.0, TABLE_H + 4.0))
+        gx, gy = gradients(self.log[y0:y1, x0:x1])
+        self.gx, self.gy = np.zeros_like(self.log), np.zeros_like(self.log)
+        self.gx[y0:y1, x0:x1], self.gy[y0:y1, x0:x1] = gx, gy
 
     def px(self, x_mm, y_mm):
         return (x_mm - self.x0) * PX_PER_MM, (y_mm - self.y0) * PX_PER_MM
