@@ -5,15 +5,18 @@ B (blue), K (black) + number 1-13 (``R7``, ``K13``); jokers ``J1`` (red face)
 and ``J2`` (black face).  Vision does not import the engine; it only emits
 these strings.
 
-How: tiles are found as regions that are not table (shade-tolerant colour
-model of the table, vision.board_outline) or, on a plain white cloth, as
-regions closed by sharp edges.  A meld is a row of touching tiles: its
-outline's short side is a tile's height, so the row is cut into tiles by its
-length.  Each tile is seen straight on (both ways up are tried); its ink is
-what differs from the tile's own face colour; the ink's colour, taken
-relative to the face (so a warm lamp does not turn yellow into red), gives
-the colour, and the glyph is matched against the set's numerals and joker
-face drawn in the set's font.
+How: each tile is found by its face: a region that is its own
+neighbourhood's brightest, closed all round by the tile's darker bevel
+(which also parts the touching tiles of a meld, and the tile from a white
+cloth), shaped like a face and with printed ink inside; a second, finer look
+finds faces whose bevel glare has washed faint.  Each tile is seen straight
+on (both ways up are tried) with its light made even (a shadow's edge is not
+ink); its ink is what differs from the face colour; the ink's colour is the
+direction in which it departs from the face, taken relative to the face (so
+a warm lamp does not turn yellow into red, and a thin stroke blurred into
+the face keeps its hue); the glyph is matched against the set's numerals and
+joker face drawn in the set's font, and must have the matched glyph's height
+and sit centred (a "1" left of a "0" lost to glare is not a 1).
 
 Abstention (as for cards): a tile whose best match is weak or close to the
 second best is reported with ``"tile": None`` — a missed tile is better
@@ -30,7 +33,6 @@ import cv2
 import numpy as np
 
 from vision import imaging
-from vision.board_outline import edge_enclosed_mask, foreground_mask
 from vision.see import SeeError
 from vision.render_boards import TILE_COLOURS, TILE_FACE, TILE_H, TILE_W, draw_tile_glyph
 
@@ -46,11 +48,10 @@ COLOUR_MARGIN_DEG = 8.0           # likewise for the colour: its direction from 
 GLYPH_HEIGHT_TOLERANCE = 0.12     # the ink's height within this share of the matched glyph's
 GLYPH_OFF_CENTRE_MAX = 0.1        # the ink's centre at most this share of the tile's width off its middle
 EVEN_LIGHT_PX = 9                 # px (reading scale): wider than a stroke, so the face's light is seen around ink
-OPEN_PX = 11                      # opening (pixels at the search scale) that removes cloth patterns
-FILL_MIN = 0.82                   # a meld fills its outline's rectangle at least this much
 FACE_W, FACE_H = 23.4, 33.4       # a tile's face inside its bevel (mm)
 FACE_NEIGHBOURHOOD = 7            # px: a face pixel is (nearly) the brightest this close around it
-FACE_DARKER = 0.10                # ... and a pixel this much darker than its neighbourhood's brightest is not face
+FACE_DARKER = (0.10, 0.04)        # a pixel this much darker than its neighbourhood's brightest is not face
+                                  # (first look; second look for bevels glare washed faint)
 FACE_AREA = (600, 30000)          # px, a face's size in a 1280x720 frame
 FACE_ASPECT = (0.55, 0.85)        # short / long side of a face's rectangle
 FACE_FILL = 0.85                  # a face fills its rotated rectangle at least this much
@@ -227,47 +228,25 @@ def read_tile(tile_img: np.ndarray) -> tuple[str | None, float]:
     return name, confidence
 
 
-def _candidate_rects(image: np.ndarray) -> list:
-    """Rotated rectangles (full-size pixels) of tile rows, from two ways of telling tiles from the table."""
-    mask_c, scale = foreground_mask(image)
-    mask_e = edge_enclosed_mask(image, scale)
-    found = []
-    # on a dotted or striped cloth, tiles closed by edges touch bits of the pattern: open them away
-    k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (OPEN_PX, OPEN_PX))
-    for mask in (mask_c, mask_e, cv2.morphologyEx(mask_e, cv2.MORPH_OPEN, k),
-                 cv2.morphologyEx(mask_c, cv2.MORPH_OPEN, k)):
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for c in contours:
-            area = cv2.contourArea(c)
-            if area < 150:
-                continue
-            (cx, cy), (w, h), ang = cv2.minAreaRect(c)
-            if w * h <= 0 or area / (w * h) < FILL_MIN:
-                continue
-            rect = ((cx / scale, cy / scale), (w / scale, h / scale), ang)
-            if any(abs(rect[0][0] - r[0][0]) < 6 and abs(rect[0][1] - r[0][1]) < 6 for r in found):
-                continue
-            found.append(rect)
-    return found
+def _face_candidates(gray: np.ndarray, local_max: np.ndarray, darker_share: float) -> list:
+    """Rotated rectangles (full-size pixels) of regions that are within ``darker_share`` of their
+    neighbourhood's brightest, closed all round, shaped like a tile's face and with ink (holes) inside.
 
-
-def _face_rects(image: np.ndarray) -> list:
-    """Rotated rectangles (full-size pixels) of tile faces, each found on its own: a face is a
-    region that is its own neighbourhood's brightest, closed all round by its darker bevel
-    (which also parts touching tiles), shaped like a tile, with ink (holes) inside."""
-    gray = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (0, 0), 0.8)
-    local_max = cv2.dilate(gray, np.ones((FACE_NEIGHBOURHOOD, FACE_NEIGHBOURHOOD), np.uint8))
-    darker = gray.astype(np.float32) < (1.0 - FACE_DARKER) * local_max.astype(np.float32) - 2.0
-    free = (~darker).astype(np.uint8)
+    The regions are told apart at half size (fast): a 2x2 block is free only when all four of its
+    pixels are, so a bevel one pixel thin still parts two faces."""
+    h, w = gray.shape
+    limit = cv2.convertScaleAbs(local_max, alpha=1.0 - darker_share, beta=-2.0)
+    free = cv2.erode(cv2.compare(gray, limit, cv2.CMP_GE), np.ones((2, 2), np.uint8), anchor=(0, 0))
+    free = np.ascontiguousarray(free[0:h - 1:2, 0:w - 1:2])
     n, labels, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=4)
-    x, y, w, h, area = stats.T
-    sizeable = np.nonzero((area >= FACE_AREA[0]) & (area <= FACE_AREA[1]) & (w >= 15) & (h >= 15))[0]
+    x, y, bw, bh, area = stats.T
+    sizeable = np.nonzero((area >= FACE_AREA[0] / 4) & (area <= FACE_AREA[1] / 4) & (bw >= 8) & (bh >= 8))[0]
     found = []
     for i in sizeable:
         if i == 0:
             continue
-        x0, y0, bw, bh = int(x[i]), int(y[i]), int(w[i]), int(h[i])
-        comp = (labels[y0:y0 + bh, x0:x0 + bw] == i).astype(np.uint8)
+        x0, y0 = int(x[i]), int(y[i])
+        comp = (labels[y0:y0 + int(bh[i]), x0:x0 + int(bw[i])] == i).astype(np.uint8)
         contours, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         outline = max(contours, key=cv2.contourArea)
         (cx, cy), (rw, rh), ang = cv2.minAreaRect(outline)
@@ -278,13 +257,32 @@ def _face_rects(image: np.ndarray) -> list:
         fill = outline_area / (rw * rh)
         holes = 1.0 - area[i] / outline_area          # the glyph and ring printed on the face
         if FACE_ASPECT[0] < aspect < FACE_ASPECT[1] and fill > FACE_FILL and holes > FACE_INK_MIN:
-            found.append(((cx + x0, cy + y0), (rw, rh), ang))
-    if not found:
-        return []
-    # a tile's face is as big as the others' (a cloth square or a glare patch is not)
-    longs = np.array([max(r[1]) for r in found])
-    typical = float(np.median(longs))
-    return [r for r, l in zip(found, longs) if abs(l / typical - 1.0) < FACE_SIZE_SPREAD]
+            # back to full size; the outline runs through the border pixels' centres and the
+            # blocks lost to the darker ones: a pixel and a half all round
+            found.append((((cx + x0) * 2 + 0.5, (cy + y0) * 2 + 0.5), (rw * 2 + 3.0, rh * 2 + 3.0), ang))
+    return found
+
+
+def _face_rects(image: np.ndarray) -> list:
+    """Rotated rectangles (full-size pixels) of tile faces, each found on its own: a face is a
+    region that is its own neighbourhood's brightest, closed all round by its darker bevel
+    (which also parts touching tiles), shaped like a tile, with ink (holes) inside.  A second,
+    finer look finds faces whose bevel glare has washed faint (only where no face was yet)."""
+    gray = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (0, 0), 0.8)
+    local_max = cv2.dilate(gray, np.ones((FACE_NEIGHBOURHOOD, FACE_NEIGHBOURHOOD), np.uint8))
+    found, typical = [], None
+    for darker_share in FACE_DARKER:
+        candidates = _face_candidates(gray, local_max, darker_share)
+        if typical is None and candidates:
+            typical = float(np.median([max(r[1]) for r in candidates]))
+        for r in candidates:
+            # a tile's face is as big as the others' (a cloth square or a glare patch is not)
+            if abs(max(r[1]) / typical - 1.0) >= FACE_SIZE_SPREAD:
+                continue
+            if any(np.hypot(r[0][0] - f[0][0], r[0][1] - f[0][1]) < 0.5 * min(f[1]) for f in found):
+                continue
+            found.append(r)
+    return found
 
 
 def _tile_quad_from_face(rect) -> np.ndarray:
@@ -295,43 +293,6 @@ def _tile_quad_from_face(rect) -> np.ndarray:
     else:
         w, h = w * TILE_H / FACE_H, h * TILE_W / FACE_W
     return _upright(cv2.boxPoints(((cx, cy), (w, h), ang)).astype(np.float32))
-
-
-def _row_quads(image: np.ndarray, tile_h: float | None) -> list[np.ndarray]:
-    """Tile corners from rows of touching tiles cut by their length (the fallback for tiles whose
-    face is not closed all round, e.g. washed out by glare); tile_h: a tile's height when known."""
-    rects = _candidate_rects(image)
-    ratio = TILE_W / TILE_H
-    if tile_h is None:
-        shorts = [min(w, h) for (_, (w, h), _) in rects if max(w, h) / max(1e-6, min(w, h)) > 1.9]
-        if not shorts:
-            shorts = [max(w, h) for (_, (w, h), _) in rects]
-        if not shorts:
-            return []
-        tile_h = float(np.median(shorts))
-    quads = []
-    for (cx, cy), (w, h), ang in rects:
-        pts = cv2.boxPoints(((cx, cy), (w, h), ang))
-        # the side about one tile high is the row's height; the other runs along the row
-        e1, e2 = pts[1] - pts[0], pts[2] - pts[1]
-        l1, l2 = np.linalg.norm(e1), np.linalg.norm(e2)
-        if abs(l1 - tile_h) < abs(l2 - tile_h):
-            across, along, origin = e1, e2, pts[0]        # across = tile height
-            l_along, l_across = l2, l1
-        else:
-            across, along, origin = e2, -e1, pts[1]
-            l_along, l_across = l1, l2
-        if not 0.75 * tile_h < l_across < 1.3 * tile_h:
-            continue
-        n = int(round(l_along / (tile_h * ratio)))
-        if n < 1 or n > 20:
-            continue
-        for i in range(n):
-            a = origin + along * (i / n)
-            b = origin + along * ((i + 1) / n)
-            # order as the tile reads: top edge first, whichever way up the row lies
-            quads.append(_upright(np.array([a, b, b + across, a + across], np.float32)))
-    return quads
 
 
 def _read_quad(image: np.ndarray, quad: np.ndarray) -> tuple[str | None, float]:
@@ -346,17 +307,7 @@ def _read_quad(image: np.ndarray, quad: np.ndarray) -> tuple[str | None, float]:
 def read(image, calibration=None) -> list[dict]:
     """Every rummy tile in ``image`` (BGR); see the module docstring for the result."""
     image = imaging.check_frame(image)
-    face_quads = [_tile_quad_from_face(r) for r in _face_rects(image)]
-    tile_h = None
-    if face_quads:
-        tile_h = float(np.median([np.linalg.norm(q[3] - q[0]) for q in face_quads]))
-    tile_w = tile_h * TILE_W / TILE_H if tile_h else None
-    quads = list(face_quads)
-    for q in _row_quads(image, tile_h):
-        # a cut from a row adds only a tile no face was found for
-        if tile_w and any(np.linalg.norm(q.mean(axis=0) - f.mean(axis=0)) < 0.6 * tile_w for f in face_quads):
-            continue
-        quads.append(q)
+    quads = [_tile_quad_from_face(r) for r in _face_rects(image)]
     out = []
     for quad in quads:
         name, conf = _read_quad(image, quad)
