@@ -48,6 +48,7 @@ ARC_HALF_ANGLE = np.deg2rad(70)     # the near half of a checker's rim that show
 ARC_PERCENTILE = 30.0
 ARC_MIN = 2.5                       # rim edge strength that makes a checker
 STEP_MM = 0.75                      # checker centres tried every this far along a point
+GAP_TOLERANCE = 0.2                 # a gap of m spacings is m - 1 missed checkers when within this share
 MIN_SPACING_MM = 7.0                # checkers in a stack are at least this far apart
 COLOUR_GAP = 0.5                    # log-brightness gap that separates white stacks from black ones
 ARC_CENTRE_BIAS = 2.0               # mm: a near-arc peak lies this much beyond the checker's centre (measured)
@@ -443,8 +444,51 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
         patch = view.gray[int(sy) - half:int(sy) + half + 1, int(sx) - half:int(sx) + half + 1]
         if patch.size:
             vals.append(float(np.median(patch)))
-    return (len(peaks), (float(np.mean(vals)) / frame_level if vals else 0.0),
+    count = len(peaks) + _missed_in_gaps(tk)
+    if max_len_mm == TABLE_POINT_L and count > 5 and tk[-1] - tk[0] > TABLE_POINT_L - 2 * CHECKER_R - 2 * CHECKER_R / 2:
+        count = _overlapped_count(best, ts)
+    return (count, (float(np.mean(vals)) / frame_level if vals else 0.0),
             _rim_polarity(view, x, base, d, float(tk[-1]) - ARC_CENTRE_BIAS + CHECKER_R))
+
+
+def _overlapped_count(response: np.ndarray, ts: np.ndarray) -> int:
+    """The count of a stack of more than five, which overlaps evenly to fill the point (the
+    renderer's and the usual way to fit them).  Along such a stack the near-arc response is high
+    over each checker and drops sharply where one checker's rim meets the next: a comb.  The n
+    (and a small shift) whose drops fall on the response's dips and whose checkers on its highs
+    wins; half the true spacing would put its highs on dips, so it loses.
+    """
+    reach = int(round(1.0 / STEP_MM))
+    kernel = np.ones((1, 2 * reach + 1), np.uint8)
+    row = response.astype(np.float32)[None, :]
+    high, low = cv2.dilate(row, kernel)[0], cv2.erode(row, kernel)[0]
+    best_n, best_score = 6, -np.inf
+    for n in range(6, 16):
+        spacing = (TABLE_POINT_L - 2 * CHECKER_R) / (n - 1)
+        for shift in np.arange(-1.5, 3.1, STEP_MM):
+            centres = CHECKER_R + shift + spacing * np.arange(n)
+            score = float(np.mean(np.interp(centres[1:-1], ts, high))
+                          - np.mean(np.interp(centres[:-1] + spacing / 2, ts, low)))
+            if score > best_score:
+                best_n, best_score = n, score
+    return best_n
+
+
+def _missed_in_gaps(centres_mm: np.ndarray) -> int:
+    """Checkers missed inside an overlapping stack: its checkers are evenly spaced, so a gap of
+    about twice (three times ...) the usual spacing holds one (two ...) whose rim did not show."""
+    if len(centres_mm) < 4:
+        return 0
+    gaps = np.diff(centres_mm)
+    usual = float(np.median(gaps))
+    if usual >= 2 * CHECKER_R - 2.0:
+        return 0                        # touching checkers: a gap is an empty stretch, not a missed rim
+    missed = 0
+    for gap in gaps:
+        m = int(round(gap / usual))
+        if m >= 2 and abs(gap / m - usual) < GAP_TOLERANCE * usual:
+            missed += m - 1
+    return missed
 
 
 def _tray(view: _View, which: str) -> tuple[int, float, float]:
