@@ -33,6 +33,8 @@ RARE_COLOUR = 0.08                 # a colour (with its neighbour bins) held by 
 EDGE_STEP = 20.0                   # grey levels between just inside and just outside a card's side
 EDGE_SIDE_MIN = 0.6                # share of a side's points that must show the step
 PAPER_INSET = 0.9                  # the face is judged inside the card's outline shrunk this much
+MARGIN_PAPER = 0.75                # or: this share of the margin band is paper ...
+INSIDE_PAPER = 0.3                 # ... and this share of all but the outer frame
 KNOWN_OVERLAP = 0.3                # a region this much covered by a reading is that reading's card
 
 
@@ -114,11 +116,9 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             if box is None:
                 continue
             centres.append(centre)
-            inner = np.zeros(half.shape[:2], np.uint8)
-            middle = box.mean(axis=0)
-            cv2.fillPoly(inner, [np.round(middle + PAPER_INSET * (box - middle)).astype(np.int32)], 255)
-            face = "up" if _is_paper(half[inner > 0]) else "down"
-            out.append({"card": None, "face": face, "confidence": 0.0, "quad": _portrait_order(box * 2.0)})
+            box = _portrait_order(box)
+            face = "up" if _is_face_up(half, box) else "down"
+            out.append({"card": None, "face": face, "confidence": 0.0, "quad": box * 2.0})
     return out
 
 
@@ -142,13 +142,36 @@ def _card_shaped(mask: np.ndarray, card_area: float):
         yield rect, region
 
 
-def _is_paper(pix: np.ndarray) -> bool:
-    """Mostly white paper (a face-up card) rather than a printed back."""
-    pix = pix.astype(np.float32)
-    low = pix.min(axis=1)
-    chroma = pix.max(axis=1) - low
+_FLAT_W, _FLAT_H = 40, 60
+_ys, _xs = np.mgrid[0:_FLAT_H, 0:_FLAT_W]
+_INSET = np.minimum(np.minimum(_xs + 0.5, _FLAT_W - _xs - 0.5), np.minimum(_ys + 0.5, _FLAT_H - _ys - 0.5)) / _FLAT_W
+MARGIN_BAND = (_INSET >= 0.05) & (_INSET < 0.12)    # a face's white margin, a back's pattern
+INSIDE = _INSET >= 0.05                               # all but a back's white frame
+
+
+def _is_face_up(img: np.ndarray, box: np.ndarray) -> bool:
+    """A face-up card: mostly white paper, or a margin of paper (the colour of the card's brightest
+    pixels, whatever the light's colour) around a picture. ``box`` in portrait order."""
+    middle = box.mean(axis=0)
+    poly = np.round(middle + PAPER_INSET * (box - middle)).astype(np.int32)
+    x0, y0 = np.maximum(poly.min(axis=0), 0)
+    x1, y1 = poly.max(axis=0) + 1
+    inner_mask = np.zeros((max(1, y1 - y0), max(1, x1 - x0)), np.uint8)
+    cv2.fillPoly(inner_mask, [poly - [x0, y0]], 255)
+    inner = img[y0:y1, x0:x1][inner_mask[:img.shape[0] - y0, :img.shape[1] - x0] > 0].astype(np.float32)
+    if len(inner) == 0:
+        return False
+    low = inner.min(axis=1)
+    chroma = inner.max(axis=1) - low
     top = np.percentile(low, 95)
-    return bool(top > 120 and float(np.mean((low > 0.8 * top) & (chroma < 0.25 * top))) > 0.6)
+    if top > 120 and float(np.mean((low > 0.8 * top) & (chroma < 0.25 * top))) > 0.6:
+        return True
+    m = cv2.getPerspectiveTransform(np.float32(box), np.float32([[0, 0], [_FLAT_W, 0], [_FLAT_W, _FLAT_H],
+                                                                  [0, _FLAT_H]]))
+    flat = cv2.warpPerspective(img, m, (_FLAT_W, _FLAT_H), flags=cv2.INTER_AREA).astype(np.float32)
+    brightest = np.percentile(flat.reshape(-1, 3), 95, axis=0)
+    paper = np.all(flat >= 0.8 * brightest, axis=2) & (brightest.min() > 90)
+    return bool(paper[MARGIN_BAND].mean() > MARGIN_PAPER and paper[INSIDE].mean() > INSIDE_PAPER)
 
 
 def _edge_fitted(img: np.ndarray, box: np.ndarray, shift: int = 4, depth: float = 2.0, points: int = 14):
