@@ -31,8 +31,10 @@ from vision.render_boards import (TINTAR_FRAME, TINTAR_LINES, TINTAR_PIECE_R, TI
 __all__ = ["read", "annotate", "BoardNotFound", "BoardPartlyInView"]
 
 PX_PER_MM = 2.0
+PIECES_PER_SIDE = 9         # nine men's morris
 SIDE_ZONE = 160.0           # mm left and right of the board searched for loose pieces
 SIDE_GAP = 6.0
+COARSE_STEP = 4.0           # px between the positions a piece is first looked for at (then +-2 px finely)
 RING_PERCENTILE = 25.0      # the rim must show nearly all the way round
 MAX_LOOSE_CANDIDATES = 40   # rings looked at beside the board, strongest first
 CANDIDATE_MIN = 1.0         # circle map response (vision.morris._circle_map) that makes a candidate
@@ -47,17 +49,36 @@ DARKER_WHITE = 0.11         # by less than this: white (in between: unsure, the 
 LOOSE_AROUND_PERCENTILE = 75.0  # beside the board: the cloth's brighter part is the reference
 
 
+def _disc_offsets(r_in: float, r_out0: float, r_out1: float) -> tuple[np.ndarray, np.ndarray]:
+    """Integer pixel offsets (dy, dx) of a disc of radius r_in and of a ring r_out0..r_out1."""
+    R = int(r_out1) + 1
+    dy, dx = np.mgrid[-R:R + 1, -R:R + 1]
+    d = np.hypot(dx, dy)
+    inner = d <= r_in
+    ring = (d >= r_out0) & (d <= r_out1)
+    return np.c_[dy[inner], dx[inner]], np.c_[dy[ring], dx[ring]]
+
+
+_DISC_OFFSETS: dict = {}
+
+
 def _disc_stats(lum: np.ndarray, cx: float, cy: float, r_in: float, r_out0: float, r_out1: float,
                 around_percentile: float = 50.0):
+    """(mean brightness inside r_in, around_percentile of the ring r_out0..r_out1, spread (std)
+    inside) round (cx, cy), on whole pixels; pixels outside the picture are left out."""
+    key = (r_in, r_out0, r_out1)
+    if key not in _DISC_OFFSETS:
+        _DISC_OFFSETS[key] = _disc_offsets(r_in, r_out0, r_out1)
+    inner_offs, ring_offs = _DISC_OFFSETS[key]
     h, w = lum.shape
-    R = int(r_out1) + 2
-    x0, x1 = max(0, int(cx) - R), min(w, int(cx) + R + 1)
-    y0, y1 = max(0, int(cy) - R), min(h, int(cy) + R + 1)
-    patch = lum[y0:y1, x0:x1]
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    d = np.hypot(xx - cx, yy - cy)
-    inner = patch[d <= r_in]
-    ring = patch[(d >= r_out0) & (d <= r_out1)]
+    x, y = int(round(cx)), int(round(cy))
+
+    def values(offs):
+        ys, xs = offs[:, 0] + y, offs[:, 1] + x
+        keep = (ys >= 0) & (ys < h) & (xs >= 0) & (xs < w)
+        return lum[ys[keep], xs[keep]]
+
+    inner, ring = values(inner_offs), values(ring_offs)
     if inner.size == 0 or ring.size == 0:
         return 0.0, 1.0, 255.0
     return float(inner.mean()), float(np.percentile(ring, around_percentile)), float(inner.std())
@@ -73,7 +94,7 @@ def _best_rings(gx, gy, centres, r, search, radii=(0.86, 1.0)):
     n = len(centres)
     if n == 0:
         return np.zeros(0), np.zeros(0), np.zeros(0)
-    offs = np.arange(-search, search + 1, 2.0)
+    offs = np.arange(-search, search + 1, COARSE_STEP)
     ox, oy = np.meshgrid(offs, offs)
     grid = np.c_[ox.ravel(), oy.ravel()]
     cand = (centres[:, None, :] + grid[None, :, :]).reshape(-1, 2)
@@ -96,10 +117,28 @@ def _best_rings(gx, gy, centres, r, search, radii=(0.86, 1.0)):
     return score[np.arange(n), j], xy[:, 0], xy[:, 1]
 
 
-def _texture(gx, gy, x, y, r) -> float:
-    """Mean edge strength in a ring just outside a piece: how busy the cloth or board is there."""
-    vals = [ring_response(gx, gy, [(x, y)], rr, samples=32, band=0) for rr in (1.35 * r, 1.55 * r, 1.75 * r)]
-    return float(np.mean(vals))
+def _texture(gx, gy, xs, ys, r) -> np.ndarray:
+    """Mean edge strength in a ring just outside each piece: how busy the cloth or board is there."""
+    centres = np.c_[xs, ys]
+    vals = [ring_response(gx, gy, centres, rr, samples=32, band=0) for rr in (1.35 * r, 1.55 * r, 1.75 * r)]
+    return np.mean(vals, axis=0)
+
+
+def _rim_offset(gx, gy, xs, ys, r, percentile=50.0) -> np.ndarray:
+    """For each centre: over 32 directions, the given percentile of how far (px) beyond r the
+    strongest radial edge between 0.93 r and 1.5 r lies.  A disc's outline lies at r all the
+    way round; a cloth's square cell of about the piece's size reaches out to its corners."""
+    ang = np.linspace(0.0, 2 * np.pi, 32, endpoint=False)
+    nx, ny = np.cos(ang), np.sin(ang)
+    radii = np.arange(0.93 * r, 1.5 * r + 0.01, 1.0)
+    h, w = gx.shape
+    px = np.asarray(xs, np.float64)[:, None, None] + radii[None, None, :] * nx[None, :, None]
+    py = np.asarray(ys, np.float64)[:, None, None] + radii[None, None, :] * ny[None, :, None]
+    xi = np.clip(np.rint(px).astype(np.int64), 0, w - 1)
+    yi = np.clip(np.rint(py).astype(np.int64), 0, h - 1)
+    radial = np.abs(gx[yi, xi] * nx[None, :, None] + gy[yi, xi] * ny[None, :, None])
+    found = radii[np.argmax(radial, axis=2)]
+    return np.percentile(np.abs(found - r), percentile, axis=1)
 
 
 def _loose_colour(lum, x, y, r) -> str | None:
@@ -181,9 +220,8 @@ def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
     order = np.argsort(-resp[ys, xs])[:MAX_LOOSE_CANDIDATES]
     found = []
     cands = []
-    strength, bx, by = _best_rings(gx, gy, np.c_[xs[order] + x0_px, ys[order]], r, 2, radii=(1.0,))
-    for s, x, y in zip(strength, bx, by):
-        texture = _texture(gx, gy, x, y, r)
+    strength, bx, by = _best_rings(gx, gy, np.c_[xs[order] + x0_px, ys[order]], r, 0, radii=(1.0,))
+    for s, x, y, texture in zip(strength, bx, by, _texture(gx, gy, bx, by, r)):
         if s >= PRESENCE_MIN and s >= TEXTURE_FACTOR * texture and (s >= STRONG_RIM or s >= WEAK_RIM_TEXTURE * texture):
             cands.append((float(s), float(x), float(y)))
     cands.sort(reverse=True)
@@ -301,6 +339,7 @@ def _point_colour(lum, x, y, r, point_px, ink_offsets_mm, ink_light: bool) -> tu
 LINE_MAP_SCALE = 0.5      # the drawn lines are looked for at half the picture's resolution
 LINE_MAP_BLUR = 4.0       # px (about 4 mm there): the background the thin lines stand out from
 SNAP_REACH = (14.0, 6.0, 3.0)  # mm searched across each drawn line, one pass each
+SNAPPED_HYPOTHESES = 3    # the rough plate hypotheses (best line scores first) snapped onto the lines
 SNAP_KEEP = 2.5           # mm: a line sample further than this from the fitted correction is an outlier
 
 
@@ -356,6 +395,7 @@ def _snap_to_lines(line_map: np.ndarray, H: np.ndarray) -> np.ndarray:
     return H
 
 
+PLATE_WORK_WIDTH = 640    # px: the outlines are looked for at this width (the lines then place the plate)
 OPEN_FRACTION = 0.065     # of the mask's width: bumps narrower than this (pieces, glare, cloth cells) are cut off
 
 
@@ -366,7 +406,7 @@ def _plate_outlines(image: np.ndarray) -> list[np.ndarray]:
     glare spot, cloth cells of the board's colour) by an opening wider than those.
 
     Raises BoardNotFound or BoardPartlyInView when none gives an outline."""
-    mask, scale = foreground_mask(image)
+    mask, scale = foreground_mask(image, PLATE_WORK_WIDTH)
     edges = edge_enclosed_mask(image, scale)
     k = int(OPEN_FRACTION * mask.shape[1]) | 1
     square = np.ones((k, k), np.uint8)
@@ -375,7 +415,10 @@ def _plate_outlines(image: np.ndarray) -> list[np.ndarray]:
         for m2 in (m, cv2.morphologyEx(m, cv2.MORPH_OPEN, square)):
             try:
                 quad = (_quad_from_mask(m2, "Tintar board") + 0.5) / scale - 0.5
-            except (BoardNotFound, BoardPartlyInView) as exc:
+            except BoardPartlyInView as exc:
+                first = exc
+                continue
+            except BoardNotFound as exc:
                 first = first or exc
                 continue
             if all(np.max(np.linalg.norm(quad - q, axis=1)) > 3.0 for q in quads):
@@ -396,7 +439,7 @@ def _find_plate(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     Tintar drawing puts them wins.
     """
     line_map = _line_map(image)
-    best = None
+    rough = []
     for corners in _plate_outlines(image):
         sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
         if sides.max() > 1.8 * sides.min():
@@ -404,21 +447,35 @@ def _find_plate(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         for inset in (0.0, TINTAR_FRAME, TINTAR_GRID0):
             shift = np.array([[1.0, 0.0, -inset], [0.0, 1.0, -inset], [0.0, 0.0, 1.0]])
             H = board_homography(corners, TINTAR_SIZE - 2 * inset, TINTAR_SIZE - 2 * inset) @ shift
-            for candidate in (H, _snap_to_lines(line_map, H)):
-                score = _line_score(line_map, candidate)
-                if best is None or score > best[0]:
-                    best = (score, candidate)
+            rough.append((_line_score(line_map, H), H))
+    rough.sort(key=lambda sh: -sh[0])
+    best, partly = None, False
+    for score, H in rough[:SNAPPED_HYPOTHESES]:
+        snapped = _snap_to_lines(line_map, H)
+        for candidate_score, candidate in ((score, H), (_line_score(line_map, snapped), snapped)):
+            if not _plate_in_view(image.shape, candidate):
+                partly = True
+            elif best is None or candidate_score > best[0]:
+                best = (candidate_score, candidate)
+    if best is None and partly:
+        raise BoardPartlyInView("only part of the Tintar board is in view — move the camera or the board "
+                                "/ tabla se vede doar în parte — mutați camera sau tabla")
     if best is None:
         raise BoardNotFound("no Tintar board in view (the outline is not square) "
                             "/ nu se vede tabla de Tintar (conturul nu este pătrat)")
     H = best[1]
-    corners = mm_to_px(H, [(0, 0), (TINTAR_SIZE, 0), (TINTAR_SIZE, TINTAR_SIZE), (0, TINTAR_SIZE)])
-    h, w = image.shape[:2]
-    if (corners[:, 0] < 0).any() or (corners[:, 1] < 0).any() or (corners[:, 0] > w - 1).any() \
-            or (corners[:, 1] > h - 1).any():
-        raise BoardPartlyInView("only part of the Tintar board is in view — move the camera or the board "
-                                "/ tabla se vede doar în parte — mutați camera sau tabla")
-    return corners, H
+    return mm_to_px(H, _PLATE_CORNERS_MM), H
+
+
+_PLATE_CORNERS_MM = [(0, 0), (TINTAR_SIZE, 0), (TINTAR_SIZE, TINTAR_SIZE), (0, TINTAR_SIZE)]
+
+
+def _plate_in_view(image_shape, H) -> bool:
+    """True when the whole plate (board mm -> pixels by H) lies inside the picture."""
+    corners = mm_to_px(H, _PLATE_CORNERS_MM)
+    h, w = image_shape[:2]
+    return bool((corners[:, 0] >= 0).all() and (corners[:, 1] >= 0).all() and (corners[:, 0] <= w - 1).all()
+                and (corners[:, 1] <= h - 1).all())
 
 
 _LOG = None
@@ -442,9 +499,8 @@ def read(image, calibration=None) -> dict:
     image = imaging.check_frame(image)
     _, H = _find_plate(image)
     x0 = -SIDE_ZONE - SIDE_GAP
-    top, _ = top_down(image, H, x0, -8.0, TINTAR_SIZE + SIDE_ZONE + SIDE_GAP, TINTAR_SIZE + 8.0, PX_PER_MM,
-                      with_inside=False)
-    gray = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
+    gray, _ = top_down(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), H, x0, -8.0, TINTAR_SIZE + SIDE_ZONE + SIDE_GAP,
+                       TINTAR_SIZE + 8.0, PX_PER_MM, with_inside=False)
     lum = gray.astype(np.float32)
     gx, gy = gradients(gray)
     r = TINTAR_PIECE_R * PX_PER_MM
@@ -467,13 +523,20 @@ def read(image, calibration=None) -> dict:
     right_in = _zone_in_view(image.shape, H, TINTAR_SIZE + SIDE_GAP, TINTAR_SIZE + SIDE_GAP + SIDE_ZONE, 0.0,
                              TINTAR_SIZE)
     left = _side_pieces(gray, lum, gx, gy, left_in, 0, SIDE_ZONE * PX_PER_MM, r)
-    right = _side_pieces(gray, lum, gx, gy, right_in, (TINTAR_SIZE + SIDE_GAP - x0) * PX_PER_MM, top.shape[1], r)
+    right = _side_pieces(gray, lum, gx, gy, right_in, (TINTAR_SIZE + SIDE_GAP - x0) * PX_PER_MM, gray.shape[1], r)
     for key, pieces in (("in_hand", left), ("captured", right)):
         # A side with a piece of unsure colour gives no counts rather than wrong ones.
         unsure = pieces is None or any(p[2] == "unsure" for p in pieces)
         result[key] = None if unsure else {
             "white": sum(1 for p in pieces if p[2] == "white"),
             "black": sum(1 for p in pieces if p[2] == "black")}
+    # Each side has PIECES_PER_SIDE pieces: more of a colour on the board and beside it means
+    # the cloth made rings that look like pieces; the side counts are then not given.
+    for colour in ("white", "black"):
+        on_board = sum(1 for n in TINTAR_POINTS if result[n] == colour)
+        beside = sum(result[k][colour] for k in ("in_hand", "captured") if result[k] is not None)
+        if on_board + beside > PIECES_PER_SIDE:
+            result["in_hand"] = result["captured"] = None
     return result
 
 

@@ -15,7 +15,7 @@ def _position():
     board = {p: None for p in rb.TINTAR_POINTS}
     board.update({"a1": "white", "d1": "white", "g1": "black", "b4": "black", "d5": "white", "g7": "black",
                   "c3": "black", "e4": "white"})
-    return board, {"white": 5, "black": 5}, {"white": 0, "black": 1}
+    return board, {"white": 5, "black": 4}, {"white": 0, "black": 1}   # nine pieces a side
 
 
 @pytest.mark.parametrize("scheme", [s[0] for s in rb.TINTAR_SCHEMES])
