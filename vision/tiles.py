@@ -57,6 +57,9 @@ FACE_ASPECT = (0.55, 0.85)        # short / long side of a face's rectangle
 FACE_FILL = 0.85                  # a face fills its rotated rectangle at least this much
 FACE_INK_MIN = 0.03               # share of a face's outline taken by its printed glyph (holes)
 FACE_SIZE_SPREAD = 0.3            # a face's long side within this share of the typical one
+ROW_GAP_MM = 0.6                  # between touching tiles of a meld
+ROW_NEIGHBOUR_NEAR = 0.6          # a guessed neighbour this close (share of a face's width) to a tile is that tile
+ROW_NEIGHBOUR_BRIGHTNESS = 0.9    # a guessed neighbour is looked at only when about as bright as its tile's face
 
 
 class NoTilesFound(SeeError):
@@ -164,7 +167,7 @@ def _even_light(tile_img: np.ndarray) -> np.ndarray:
     k = EVEN_LIGHT_PX
     gray = cv2.cvtColor(tile_img, cv2.COLOR_BGR2GRAY)
     face_light = cv2.blur(cv2.dilate(gray, np.ones((k, k), np.uint8)), (k, k)).astype(np.float32)
-    typical = float(np.median(face_light[int(0.08 * h):int(0.92 * h), int(0.1 * w):int(0.9 * w)]))
+    typical = float(np.median(face_light[int(0.08 * h):int(0.92 * h):2, int(0.1 * w):int(0.9 * w):2]))
     gain = typical / np.maximum(face_light, 1.0)
     return np.clip(tile_img.astype(np.float32) * gain[:, :, None], 0, 255).astype(np.uint8)
 
@@ -183,10 +186,11 @@ def read_tile(tile_img: np.ndarray) -> tuple[str | None, float]:
     tile_img = _even_light(tile_img)
     lab = cv2.cvtColor(tile_img, cv2.COLOR_BGR2LAB).astype(np.float32)
     h, w = tile_img.shape[:2]
-    inner = lab[int(0.08 * h):int(0.92 * h), int(0.1 * w):int(0.9 * w)].reshape(-1, 3)
+    # the face's colour: the brighter part of the tile's inside (every other pixel is plenty)
+    inner = lab[int(0.08 * h):int(0.92 * h):2, int(0.1 * w):int(0.9 * w):2].reshape(-1, 3)
     bright = inner[:, 0] >= np.percentile(inner[:, 0], 60)
     face_lab = np.median(inner[bright], axis=0)
-    face_bgr = np.median(tile_img[int(0.08 * h):int(0.92 * h), int(0.1 * w):int(0.9 * w)].reshape(-1, 3)[bright],
+    face_bgr = np.median(tile_img[int(0.08 * h):int(0.92 * h):2, int(0.1 * w):int(0.9 * w):2].reshape(-1, 3)[bright],
                          axis=0).astype(np.float32)
     dist = np.linalg.norm(lab - face_lab[None, None, :], axis=2)
     # ink against face: Otsu's cut on the distance, within sane bounds (dim light lowers the contrast)
@@ -263,12 +267,12 @@ def _face_candidates(gray: np.ndarray, local_max: np.ndarray, darker_share: floa
     return found
 
 
-def _face_rects(image: np.ndarray) -> list:
+def _face_rects(image: np.ndarray, gray: np.ndarray) -> list:
     """Rotated rectangles (full-size pixels) of tile faces, each found on its own: a face is a
     region that is its own neighbourhood's brightest, closed all round by its darker bevel
     (which also parts touching tiles), shaped like a tile, with ink (holes) inside.  A second,
     finer look finds faces whose bevel glare has washed faint (only where no face was yet)."""
-    gray = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (0, 0), 0.8)
+    gray = cv2.GaussianBlur(gray, (0, 0), 0.8)
     local_max = cv2.dilate(gray, np.ones((FACE_NEIGHBOURHOOD, FACE_NEIGHBOURHOOD), np.uint8))
     found, typical = [], None
     for darker_share in FACE_DARKER:
@@ -304,15 +308,55 @@ def _read_quad(image: np.ndarray, quad: np.ndarray) -> tuple[str | None, float]:
     return read_tile(tile_img)
 
 
+def _row_neighbours(rect, pitch_share: float) -> list:
+    """The face rectangles one tile to either side along the row of the tile whose face is ``rect``."""
+    (cx, cy), (w, h), ang = rect
+    a = np.radians(ang)
+    along = np.array([np.cos(a), np.sin(a)]) * w if w < h else np.array([-np.sin(a), np.cos(a)]) * h
+    step = along * pitch_share
+    return [((cx + sign * step[0], cy + sign * step[1]), (w, h), ang) for sign in (-1, 1)]
+
+
+def _face_brightness(gray: np.ndarray, rect) -> float:
+    """Median grey inside a face rectangle's inner box (the face's colour where it is a face)."""
+    (cx, cy), (w, h), _ = rect
+    r = 0.3 * min(w, h)
+    y0, y1 = int(max(0, cy - r)), int(min(gray.shape[0], cy + r))
+    x0, x1 = int(max(0, cx - r)), int(min(gray.shape[1], cx + r))
+    return float(np.median(gray[y0:y1, x0:x1])) if y1 > y0 and x1 > x0 else 0.0
+
+
 def read(image, calibration=None) -> list[dict]:
     """Every rummy tile in ``image`` (BGR); see the module docstring for the result."""
     image = imaging.check_frame(image)
-    quads = [_tile_quad_from_face(r) for r in _face_rects(image)]
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    faces = _face_rects(image, gray)
     out = []
-    for quad in quads:
+    for rect in faces:
+        quad = _tile_quad_from_face(rect)
         name, conf = _read_quad(image, quad)
         out.append({"tile": name if conf >= MIN_CONFIDENCE else None, "confidence": round(conf, 3),
                     "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in quad]})
+    # a tile whose bevel glare washed away entirely still lies in its meld's row: look one tile
+    # beside each tile found, and keep what is there only when it reads surely
+    centres = [r[0] for r in faces]
+    pending = list(faces)
+    while pending:
+        rect = pending.pop()
+        for guess in _row_neighbours(rect, (TILE_W + ROW_GAP_MM) / FACE_W):
+            spacing = ROW_NEIGHBOUR_NEAR * min(guess[1])
+            if any(np.hypot(guess[0][0] - c[0], guess[0][1] - c[1]) < spacing for c in centres):
+                continue
+            centres.append(guess[0])
+            if _face_brightness(gray, guess) < ROW_NEIGHBOUR_BRIGHTNESS * _face_brightness(gray, rect):
+                continue
+            quad = _tile_quad_from_face(guess)
+            name, conf = _read_quad(image, quad)
+            if name is None or conf < MIN_CONFIDENCE:
+                continue
+            out.append({"tile": name, "confidence": round(conf, 3),
+                        "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in quad]})
+            pending.append(guess)
     if not out:
         raise NoTilesFound("no rummy tiles in view / nu se vede nicio piesă de remi")
     out.sort(key=lambda t: (round(t["quad"][0][1] / 60), t["quad"][0][0]))
