@@ -283,6 +283,7 @@ MIN_INK_CONTRAST = 12.0         # grey levels between ink and plate below which 
 UNSURE_SHARE = (0.4, 0.7)       # piece brightness from the dark to the light reference: black below, white above
 SURE_BLACK_RATIO = 0.45         # without ink: piece / plate brightness below this is black,
 SURE_WHITE_RATIO = 0.95         # above this white, between unsure
+CLEARLY_BRIGHTER = 1.5          # with ink that contradicts: piece / plate above this is white
 
 
 def _ink_offsets(directions) -> np.ndarray:
@@ -332,7 +333,10 @@ def _point_colour(lum, x, y, r, point_px, ink_offsets_mm, ink_light: bool) -> tu
         return ("black" if ratio < SURE_BLACK_RATIO else "white" if ratio > SURE_WHITE_RATIO else None), float("nan")
     u = (inner - dark) / (light - dark)
     if UNSURE_SHARE[0] < u < UNSURE_SHARE[1]:
-        return None, u
+        # The ink sampled beside the point may lie under other light (a shadow's edge): a
+        # face much brighter or much darker than the plate right round it still tells.
+        ratio = inner / max(8.0, around)
+        return ("black" if ratio < SURE_BLACK_RATIO else "white" if ratio > CLEARLY_BRIGHTER else None), u
     return ("white" if u >= UNSURE_SHARE[1] else "black"), u
 
 
