@@ -35,7 +35,7 @@ import numpy as np
 from vision import dice as dice_reader
 from vision import imaging
 from vision.board_outline import (MIN_AREA_FRACTION, BoardNotFound, BoardPartlyInView, board_homography,
-                                  edge_enclosed_mask, foreground_mask, gradients, mm_to_px, ring_response, top_down)
+                                  edge_enclosed_mask, foreground_mask, gradients, mm_to_px, top_down)
 from vision.render_boards import (CHECKER_R, OFF_THICKNESS, TABLE_BAR_W, TABLE_DIVIDER, TABLE_FRAME, TABLE_H,
                                   TABLE_POINT_L, TABLE_POINT_W, TABLE_TRAY_SPLIT, TABLE_TRAY_W, TABLE_W,
                                   table_bar_axis, table_point_axis, table_tray_axis)
@@ -128,6 +128,7 @@ def decode_position_id(pid: str, white_on_roll: bool = True) -> tuple[list, list
 # the sharp-edge mask), each is judged by how well the board's drawing (rim, inner frame, bar, trays)
 # shows where it puts it, and the best is refined side by side onto its rim and inner frame edge.
 
+OUTLINE_WORK_WIDTH = 640           # the outline is searched at this width (refined at full size after)
 SIDE_ANGLE = np.deg2rad(30)         # contour points whose tangent is within this of a side's direction
 RANSAC_TRIES = 80
 RANSAC_INLIER_PX = 1.5              # mask pixels (the mask is about half the frame's size)
@@ -235,7 +236,7 @@ def _side_lines_quad(contour: np.ndarray) -> np.ndarray | None:
 
 def _outline_candidates(image: np.ndarray) -> list[np.ndarray]:
     """Possible board outlines (corners in picture pixels); BoardNotFound / BoardPartlyInView when none."""
-    mask, scale = foreground_mask(image)
+    mask, scale = foreground_mask(image, OUTLINE_WORK_WIDTH)
     mh, mw = mask.shape
     quads, cut_off = [], False
     for m in (mask, edge_enclosed_mask(image, scale)):
@@ -405,6 +406,26 @@ def _rim_polarity(view: _View, x_mm: float, base_mm: float, d: float, end_mm: fl
     return float(np.mean(light) - np.mean(dark))
 
 
+def _arc_response(gx: np.ndarray, gy: np.ndarray, centres: np.ndarray, radius: float, arc) -> np.ndarray:
+    """vision.board_outline.ring_response(..., samples=24, arc=arc, band=1.5, percentile=ARC_PERCENTILE),
+    with the percentile taken by a partial sort (the same value, several times faster)."""
+    samples = 24
+    ang = np.linspace(arc[0], arc[1], samples, endpoint=False)
+    nx, ny = np.cos(ang), np.sin(ang)
+    h, w = gx.shape
+    best = None
+    for dr in (-1.5, 0.0, 1.5):
+        xi = np.clip(np.rint(centres[:, :1] + (radius + dr) * nx[None, :]).astype(np.int64), 0, w - 1)
+        yi = np.clip(np.rint(centres[:, 1:] + (radius + dr) * ny[None, :]).astype(np.int64), 0, h - 1)
+        gxs, gys = gx[yi, xi], gy[yi, xi]
+        radial = np.abs(gxs * nx[None, :] + gys * ny[None, :]) - np.abs(gys * nx[None, :] - gxs * ny[None, :])
+        best = radial if best is None else np.maximum(best, radial)
+    rank = ARC_PERCENTILE / 100.0 * (samples - 1)
+    lo = int(np.floor(rank))
+    part = np.partition(best, (lo, lo + 1), axis=1)
+    return part[:, lo] + (rank - lo) * (part[:, lo + 1] - part[:, lo])
+
+
 def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
     """(number of checkers, mean brightness of their visible parts, rim polarity) along one point
     or bar half."""
@@ -418,7 +439,7 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
     arc = (mid - ARC_HALF_ANGLE, mid + ARC_HALF_ANGLE)
     n = len(ts)
     centres = np.r_[np.c_[np.full(n, cx - 1.5), cy + d * ts * k], np.c_[np.full(n, cx + 1.5), cy + d * ts * k]]
-    resp = ring_response(view.gx, view.gy, centres, r, samples=24, arc=arc, band=1.5, percentile=ARC_PERCENTILE)
+    resp = _arc_response(view.gx, view.gy, centres, r, arc)
     best = np.maximum(resp[:n], resp[n:])
     win = int(round(MIN_SPACING_MM / STEP_MM))
     peaks = []
