@@ -56,6 +56,7 @@ FACE_AREA = (600, 30000)          # px, a face's size in a 1280x720 frame
 FACE_ASPECT = (0.55, 0.85)        # short / long side of a face's rectangle
 FACE_FILL = 0.85                  # a face fills its rotated rectangle at least this much
 FACE_INK_MIN = 0.03               # share of a face's outline taken by its printed glyph (holes)
+FACE_MARGIN_PX = 2.0              # the face is taken this much larger for the tile's outline (reads surer)
 FACE_SIZE_SPREAD = 0.3            # a face's long side within this share of the typical one
 ROW_GAP_MM = 0.6                  # between touching tiles of a meld
 ROW_NEIGHBOUR_NEAR = 0.6          # a guessed neighbour this close (share of a face's width) to a tile is that tile
@@ -261,14 +262,14 @@ def _face_candidates(gray: np.ndarray, local_max: np.ndarray, darker_share: floa
         fill = outline_area / (rw * rh)
         holes = 1.0 - area[i] / outline_area          # the glyph and ring printed on the face
         if FACE_ASPECT[0] < aspect < FACE_ASPECT[1] and fill > FACE_FILL and holes > FACE_INK_MIN:
-            # back to full size; the outline runs through the border pixels' centres and the
-            # blocks lost to the darker ones: a pixel and a half all round
-            found.append((((cx + x0) * 2 + 0.5, (cy + y0) * 2 + 0.5), (rw * 2 + 3.0, rh * 2 + 3.0), ang))
+            # back to full size (the outline runs through the border blocks' centres: measured on
+            # rendered tiles, half a pixel more all round gives the face's true size)
+            found.append((((cx + x0) * 2 + 0.5, (cy + y0) * 2 + 0.5), (rw * 2 + 1.0, rh * 2 + 1.0), ang))
     return found
 
 
-def _face_rects(image: np.ndarray, gray: np.ndarray) -> list:
-    """Rotated rectangles (full-size pixels) of tile faces, each found on its own: a face is a
+def _face_rects(gray: np.ndarray) -> list:
+    """Rotated rectangles (pixels of the grey frame ``gray``) of tile faces, each found on its own: a face is a
     region that is its own neighbourhood's brightest, closed all round by its darker bevel
     (which also parts touching tiles), shaped like a tile, with ink (holes) inside.  A second,
     finer look finds faces whose bevel glare has washed faint (only where no face was yet)."""
@@ -292,6 +293,7 @@ def _face_rects(image: np.ndarray, gray: np.ndarray) -> list:
 def _tile_quad_from_face(rect) -> np.ndarray:
     """The tile's four corners (as it reads) around its face's rotated rectangle."""
     (cx, cy), (w, h), ang = rect
+    w, h = w + FACE_MARGIN_PX, h + FACE_MARGIN_PX
     if w < h:
         w, h = w * TILE_W / FACE_W, h * TILE_H / FACE_H
     else:
@@ -330,7 +332,7 @@ def read(image, calibration=None) -> list[dict]:
     """Every rummy tile in ``image`` (BGR); see the module docstring for the result."""
     image = imaging.check_frame(image)
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    faces = _face_rects(image, gray)
+    faces = _face_rects(gray)
     out = []
     for rect in faces:
         quad = _tile_quad_from_face(rect)
