@@ -138,6 +138,7 @@ RIM_REACH = 16.0                    # mm: a side is searched this far either way
 RIM_SEGMENTS = 10
 EDGE_CLEARANCE = 3.0                # mask pixels: an outline corner nearer the picture's edge is a board cut off
 MIN_LAYOUT_SCORE = 5.0
+ASPECT_TOLERANCE = 0.05            # an outline this far from the board's proportions may have lost a side
 SAME_OUTLINE_PX = 4.0               # mask pixels: outlines whose corners all lie this close are one
 
 _X_BAR0 = TABLE_FRAME + 6 * TABLE_POINT_W
@@ -234,6 +235,26 @@ def _side_lines_quad(contour: np.ndarray) -> np.ndarray | None:
     return _meet(lines)
 
 
+def _aspect_variants(quad: np.ndarray) -> list[np.ndarray]:
+    """When an outline's proportions are not the board's (a frame side or the trays lost in a
+    shadow of the table's colour), the outline with one side moved out to the board's proportions:
+    the two ways it can be."""
+    tl, tr, br, bl = quad
+    across = (np.linalg.norm(tr - tl) + np.linalg.norm(br - bl)) / 2
+    down = (np.linalg.norm(bl - tl) + np.linalg.norm(br - tr)) / 2
+    ratio = across / max(down, 1.0)
+    expected = TABLE_W / TABLE_H
+    if abs(ratio / expected - 1.0) < ASPECT_TOLERANCE:
+        return []
+    if ratio < expected:
+        f = expected / ratio
+        return [np.array([tl, tl + (tr - tl) * f, bl + (br - bl) * f, bl]),
+                np.array([tr + (tl - tr) * f, tr, br, br + (bl - br) * f])]
+    f = ratio / expected
+    return [np.array([tl, tr, tr + (br - tr) * f, tl + (bl - tl) * f]),
+            np.array([bl + (tl - bl) * f, br + (tr - br) * f, br, bl])]
+
+
 def _outline_candidates(image: np.ndarray) -> list[np.ndarray]:
     """Possible board outlines (corners in picture pixels); BoardNotFound / BoardPartlyInView when none."""
     mask, scale = foreground_mask(image, OUTLINE_WORK_WIDTH)
@@ -249,9 +270,7 @@ def _outline_candidates(image: np.ndarray) -> list[np.ndarray]:
         lined, hull = _side_lines_quad(contour), _hull_quad(contour)
         if lined is not None and hull is not None and np.max(np.abs(hull - lined)) < SAME_OUTLINE_PX:
             hull = None                  # the hull only helps where the fitted side lines went astray
-        for quad in (lined, hull):
-            if quad is None:
-                continue
+        for quad in [q for base in (lined, hull) if base is not None for q in [base] + _aspect_variants(base)]:
             inside = ((quad[:, 0] > EDGE_CLEARANCE) & (quad[:, 0] < mw - 1 - EDGE_CLEARANCE)
                       & (quad[:, 1] > EDGE_CLEARANCE) & (quad[:, 1] < mh - 1 - EDGE_CLEARANCE))
             if not inside.all():
