@@ -349,9 +349,9 @@ def read(image, calibration=None) -> list[dict]:
             spacing = ROW_NEIGHBOUR_NEAR * min(guess[1])
             if any(np.hypot(guess[0][0] - c[0], guess[0][1] - c[1]) < spacing for c in centres):
                 continue
-            centres.append(guess[0])
             if _face_brightness(gray, guess) < ROW_NEIGHBOUR_BRIGHTNESS * _face_brightness(gray, rect):
                 continue
+            centres.append(guess[0])                 # looked at once, from whichever side
             quad = _tile_quad_from_face(guess)
             name, conf = _read_quad(image, quad)
             if name is None or conf < MIN_CONFIDENCE:

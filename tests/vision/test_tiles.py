@@ -85,3 +85,59 @@ def test_annotate():
     img, _ = rb.render_tiles([["K1", "K2", "K3"]], rng=1, conditions=CLEAN)
     out = tiles.annotate(img, tiles.read(img))
     assert out.shape == img.shape and not np.array_equal(out, img)
+
+
+def _read_all(conditions, melds, rng):
+    img, truth = rb.render_tiles(melds, rng=rng, conditions=conditions)
+    matched = _match(tiles.read(img), truth)
+    return [(t["tile"], matched[i]["tile"] if matched[i] else "missed") for i, t in enumerate(truth["tiles"])]
+
+
+MELDS = [["R3", "R4", "R5", "R6"], ["B9", "Y9", "K9"], ["K11", "J2", "K13"], ["Y1", "Y2", "Y3"], ["J1", "B12", "R12"]]
+
+
+@pytest.mark.parametrize("table", ["white", "pattern"])
+def test_each_tile_found_by_its_face_on_white_and_checked_cloth(table):
+    # a white cloth is as light as the faces, a checked one has light squares like faces:
+    # every tile is parted from the cloth and its neighbours by its bevel
+    conditions = dict(CAMERA, table=table, lighting="even")
+    pairs = _read_all(conditions, MELDS, rng=7)
+    assert all(got == want for want, got in pairs), pairs
+
+
+def test_no_tile_reported_on_the_checked_cloth_itself():
+    img, truth = rb.render_tiles([["K5", "K6", "K7"]], rng=7, conditions=dict(CLEAN, table="pattern"))
+    got = tiles.read(img)
+    assert sorted(t["tile"] for t in got) == ["K5", "K6", "K7"]
+
+
+def test_shadow_edge_across_tiles_is_not_ink():
+    conditions = dict(CAMERA, table="felt", lighting="shadow")
+    pairs = _read_all(conditions, MELDS, rng=11)
+    # R3, R4 (the shadow's edge runs across it) and Y1-Y3 lie in the shadow
+    assert [pairs[i][1] for i in (0, 1, 10, 11, 12)] == ["R3", "R4", "Y1", "Y2", "Y3"], pairs
+    assert all(got in (want, None) for want, got in pairs), pairs
+
+
+def test_a_one_left_of_a_lost_zero_is_not_read_as_one():
+    img, truth = rb.render_tiles([["B9", "B10", "B11"]], rng=2, conditions=CLEAN)
+    quad = np.array(truth["tiles"][1]["quad"], np.float64)
+    x0, y0 = quad.min(axis=0)
+    x1, y1 = quad.max(axis=0)
+    # wash the right half of the "10" (its "0") out to the face's colour, as glare does
+    xm, ym0, ym1 = int((x0 + x1) / 2), int(y0 + 0.15 * (y1 - y0)), int(y0 + 0.6 * (y1 - y0))
+    face = np.median(img[ym0:ym1, int(x1) - 12:int(x1) - 6].reshape(-1, 3), axis=0)
+    img[ym0:ym1, xm:int(x1) - 6] = face.astype(np.uint8)
+    got = _match(tiles.read(img), truth)
+    assert got[1] is not None and got[1]["tile"] is None
+    assert got[0]["tile"] == "B9" and got[2]["tile"] == "B11"
+
+
+def test_colour_of_thin_strokes_mixed_with_the_face():
+    face = np.array(rb.TILE_FACE, np.float32)
+    for name, bgr in rb.TILE_COLOURS.items():
+        # a thin stroke: a third ink, two thirds face, under a warm lamp (less blue)
+        light = np.array([0.7, 0.9, 1.0], np.float32)
+        ink = (np.array(bgr, np.float32) / 3 + face * 2 / 3) * light
+        colour, margin = tiles._colour_name(ink, face * light)
+        assert colour == name and margin > tiles.COLOUR_MARGIN_DEG, (name, colour, margin)
