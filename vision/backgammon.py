@@ -257,6 +257,8 @@ def _aspect_variants(quad: np.ndarray) -> list[np.ndarray]:
 
 def _outline_candidates(image: np.ndarray) -> list[np.ndarray]:
     """Possible board outlines (corners in picture pixels); BoardNotFound / BoardPartlyInView when none."""
+    # foreground_mask's k-means starts from OpenCV's random generator: seeded, a picture always reads the same
+    cv2.setRNGSeed(0)
     mask, scale = foreground_mask(image, OUTLINE_WORK_WIDTH)
     mh, mw = mask.shape
     quads, cut_off = [], False
