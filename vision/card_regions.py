@@ -13,7 +13,9 @@ the index readings; it returns Contract 2 card dicts (``card: None``, ``face: "u
   hands and pieces of a cloth's pattern do not);
 - are not already covered by a reading.
 
-All masks are made at 1/4 of the work picture's size, the edges are checked at 1/2.
+A region is face up when it is mostly white paper, or when a band just inside its edge is the card's
+brightest colour (a face's margin under any light) around a picture; face down otherwise.
+All masks are made at 1/4 of the work picture's size, edges and faces are checked at 1/2.
 """
 
 from __future__ import annotations
@@ -30,10 +32,10 @@ CARD_LENGTH = (0.085, 0.145)       # plausible card length, as a fraction of the
 DEFAULT_CARD_LENGTH = 0.11         # used unless two or more readings agree on the card size
 SIZE_AGREEMENT = 1.3               # the largest named card's area over the smallest's, at most
 RARE_COLOUR = 0.08                 # a colour (with its neighbour bins) held by less than this share of pixels
-EDGE_STEP = 20.0                   # grey levels between just inside and just outside a card's side
+EDGE_STEP = 20.0                   # largest channel difference between just inside and just outside a side
 EDGE_SIDE_MIN = 0.6                # share of a side's points that must show the step
-PAPER_INSET = 0.9                  # the face is judged inside the card's outline shrunk this much
-MARGIN_PAPER = 0.75                # or: this share of the margin band is paper ...
+PAPER_INSET = 0.9                  # "mostly paper" is judged inside the outline shrunk this much
+MARGIN_PAPER = 0.75                # face up also when this share of the margin band is paper ...
 INSIDE_PAPER = 0.3                 # ... and this share of all but the outer frame
 KNOWN_OVERLAP = 0.3                # a region this much covered by a reading is that reading's card
 
