@@ -30,7 +30,7 @@ from vision.render_boards import (TINTAR_FRAME, TINTAR_LINES, TINTAR_PIECE_R, TI
 
 __all__ = ["read", "annotate", "BoardNotFound", "BoardPartlyInView"]
 
-PX_PER_MM = 2.0
+PX_PER_MM = 1.5             # the top-down picture's resolution (edge strengths below: grey levels per pixel)
 PIECES_PER_SIDE = 9         # nine men's morris
 SIDE_ZONE = 160.0           # mm left and right of the board searched for loose pieces
 SIDE_GAP = 6.0
@@ -222,7 +222,8 @@ def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
     cands = []
     strength, bx, by = _best_rings(gx, gy, np.c_[xs[order] + x0_px, ys[order]], r, 0, radii=(1.0,))
     for s, x, y, texture in zip(strength, bx, by, _texture(gx, gy, bx, by, r)):
-        if s >= PRESENCE_MIN and s >= TEXTURE_FACTOR * texture and (s >= STRONG_RIM or s >= WEAK_RIM_TEXTURE * texture):
+        if s >= PRESENCE_MIN and s >= TEXTURE_FACTOR * texture \
+                and (s >= STRONG_RIM or s >= WEAK_RIM_TEXTURE * texture):
             cands.append((float(s), float(x), float(y)))
     cands.sort(reverse=True)
     for s, x, y in cands:
@@ -343,6 +344,7 @@ def _point_colour(lum, x, y, r, point_px, ink_offsets_mm, ink_light: bool) -> tu
 LINE_MAP_SCALE = 0.5      # the drawn lines are looked for at half the picture's resolution
 LINE_MAP_BLUR = 4.0       # px (about 4 mm there): the background the thin lines stand out from
 SNAP_REACH = (14.0, 6.0, 3.0)  # mm searched across each drawn line, one pass each
+SURE_LINE_SCORE = 12.0    # line score that confirms a plate (right ones scored 18 and more, wrong ones 7 and less)
 SNAPPED_HYPOTHESES = 3    # the rough plate hypotheses (best line scores first) snapped onto the lines
 SNAP_KEEP = 2.5           # mm: a line sample further than this from the fitted correction is an outlier
 
@@ -403,48 +405,33 @@ PLATE_WORK_WIDTH = 640    # px: the outlines are looked for at this width (the l
 OPEN_FRACTION = 0.065     # of the mask's width: bumps narrower than this (pieces, glare, cloth cells) are cut off
 
 
-def _plate_outlines(image: np.ndarray) -> list[np.ndarray]:
-    """Rough outlines (corners in pixels) the plate may have: the largest region unlike the
-    table (vision.board_outline.foreground_mask) and the region closed by sharp edges
-    (edge_enclosed_mask), each also after cutting off what clings to it (loose pieces, a
-    glare spot, cloth cells of the board's colour) by an opening wider than those.
-
-    Raises BoardNotFound or BoardPartlyInView when none gives an outline."""
-    mask, scale = foreground_mask(image, PLATE_WORK_WIDTH)
-    edges = edge_enclosed_mask(image, scale)
+def _mask_outlines(mask: np.ndarray, scale: float) -> tuple[list[np.ndarray], Exception | None]:
+    """Rough plate outlines (corners in pixels) in a mask of the frame at ``scale``: its
+    largest region, and the same after cutting off what clings to it (loose pieces, a glare
+    spot, cloth cells of the board's colour) by an opening wider than those; and the error
+    that explains an empty list (BoardPartlyInView before BoardNotFound)."""
     k = int(OPEN_FRACTION * mask.shape[1]) | 1
-    square = np.ones((k, k), np.uint8)
-    quads, first = [], None
-    for m in (mask, edges):
-        for m2 in (m, cv2.morphologyEx(m, cv2.MORPH_OPEN, square)):
-            try:
-                quad = (_quad_from_mask(m2, "Tintar board") + 0.5) / scale - 0.5
-            except BoardPartlyInView as exc:
-                first = exc
-                continue
-            except BoardNotFound as exc:
-                first = first or exc
-                continue
-            if all(np.max(np.linalg.norm(quad - q, axis=1)) > 3.0 for q in quads):
-                quads.append(quad)
-    if not quads:
-        raise first
-    return quads
+    quads, error = [], None
+    for m in (mask, cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((k, k), np.uint8))):
+        try:
+            quad = (_quad_from_mask(m, "Tintar board") + 0.5) / scale - 0.5
+        except BoardPartlyInView as exc:
+            error = exc
+            continue
+        except BoardNotFound as exc:
+            error = error or exc
+            continue
+        if all(np.max(np.linalg.norm(quad - q, axis=1)) > 3.0 for q in quads):
+            quads.append(quad)
+    return quads, error
 
 
-def _find_plate(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(corners of the plate in pixels, board-mm -> pixel homography).
-
-    Each outline found (vision.board_outline.board_candidates) is tried as the
-    plate, as the plate inside its frame and as the square of the outer lines
-    (a frame lost in shadow or the colour of the cloth leaves only the inner
-    plate, a plate the colour of the cloth only the lines), then snapped onto
-    the drawn lines it shows; the one whose drawn lines sit best where the
-    Tintar drawing puts them wins.
-    """
-    line_map = _line_map(image)
+def _best_plate(image: np.ndarray, line_map: np.ndarray, outlines) -> tuple[float, np.ndarray | None, bool]:
+    """(line score, homography, whether some hypothesis ran off the picture) of the best plate
+    hypothesis: each outline as the plate, as the plate inside its frame and as the square of
+    the outer lines; the SNAPPED_HYPOTHESES best of them also snapped onto the lines."""
     rough = []
-    for corners in _plate_outlines(image):
+    for corners in outlines:
         sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
         if sides.max() > 1.8 * sides.min():
             continue
@@ -453,21 +440,46 @@ def _find_plate(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             H = board_homography(corners, TINTAR_SIZE - 2 * inset, TINTAR_SIZE - 2 * inset) @ shift
             rough.append((_line_score(line_map, H), H))
     rough.sort(key=lambda sh: -sh[0])
-    best, partly = None, False
+    best_score, best_H, partly = 0.0, None, False
     for score, H in rough[:SNAPPED_HYPOTHESES]:
         snapped = _snap_to_lines(line_map, H)
         for candidate_score, candidate in ((score, H), (_line_score(line_map, snapped), snapped)):
             if not _plate_in_view(image.shape, candidate):
                 partly = True
-            elif best is None or candidate_score > best[0]:
-                best = (candidate_score, candidate)
-    if best is None and partly:
+            elif best_H is None or candidate_score > best_score:
+                best_score, best_H = candidate_score, candidate
+    return best_score, best_H, partly
+
+
+def _find_plate(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(corners of the plate in pixels, board-mm -> pixel homography).
+
+    Outlines come first from the region closed by sharp edges
+    (vision.board_outline.edge_enclosed_mask); when the drawn lines do not
+    clearly confirm any (line score below SURE_LINE_SCORE) the largest region
+    unlike the table (foreground_mask) is tried as well.  Each outline is tried
+    as the plate, as the plate inside its frame and as the square of the outer
+    lines (a frame lost in shadow or the colour of the cloth leaves only the
+    inner plate, a plate the colour of the cloth only the lines), then snapped
+    onto the drawn lines it shows; the one whose drawn lines sit best where the
+    Tintar drawing puts them wins.
+    """
+    line_map = _line_map(image)
+    scale = min(1.0, PLATE_WORK_WIDTH / float(image.shape[1]))
+    edge_outlines, edge_error = _mask_outlines(edge_enclosed_mask(image, scale), scale)
+    score, H, partly = _best_plate(image, line_map, edge_outlines)
+    if H is None or score < SURE_LINE_SCORE:
+        mask, _ = foreground_mask(image, PLATE_WORK_WIDTH)
+        colour_outlines, colour_error = _mask_outlines(mask, scale)
+        score, H, partly = _best_plate(image, line_map, colour_outlines + edge_outlines)
+        if not colour_outlines and not edge_outlines:
+            raise colour_error if isinstance(colour_error, BoardPartlyInView) else (edge_error or colour_error)
+    if H is None and partly:
         raise BoardPartlyInView("only part of the Tintar board is in view — move the camera or the board "
                                 "/ tabla se vede doar în parte — mutați camera sau tabla")
-    if best is None:
+    if H is None:
         raise BoardNotFound("no Tintar board in view (the outline is not square) "
                             "/ nu se vede tabla de Tintar (conturul nu este pătrat)")
-    H = best[1]
     return mm_to_px(H, _PLATE_CORNERS_MM), H
 
 
