@@ -80,3 +80,38 @@ def test_masa_see_dispatch_and_clear_error():
     assert see(img, kind="tintar")["tintar"]["a1"] == "white"
     with pytest.raises(SeeError, match="nu se vede"):
         see(imaging.table_background("wood", (1280, 720), 2), kind="tintar")
+
+
+def test_black_piece_under_a_glare_spot_reads_black():
+    # A glare spot adds light: a black piece under it is brighter than the plate far off,
+    # but stays darker than the plate and the ink right round it.
+    board, in_hand, captured = _position()
+    img, truth = rb.render_tintar(board, in_hand, captured, rng=3, conditions=CLEAN, scheme="green")
+    plate_origin = np.array(truth["corners_px"][0])          # a flat camera: board mm -> px is a scaling
+    px_per_mm = (truth["corners_px"][1][0] - plate_origin[0]) / rb.TINTAR_SIZE
+    cx, cy = plate_origin + np.array(rb.tintar_point_mm("b4")) * px_per_mm
+    yy, xx = np.mgrid[0:img.shape[0], 0:img.shape[1]].astype(np.float32)
+    spot = 160.0 * np.exp(-(((xx - cx) / 40.0) ** 2 + ((yy - cy) / 40.0) ** 2) / 2.0)
+    glared = np.clip(img.astype(np.float32) + spot[:, :, None], 0, 255).astype(np.uint8)
+    got = morris.read(glared)
+    assert got["b4"] == "black"
+    assert {p: got[p] for p in rb.TINTAR_POINTS} == board
+
+
+def test_side_counts_withheld_when_a_colour_has_more_than_nine_pieces():
+    board, _, _ = _position()                     # four white pieces on the board
+    img, _ = rb.render_tintar(board, {"white": 9, "black": 0}, {"white": 0, "black": 0}, rng=4, conditions=CLEAN)
+    got = morris.read(img)
+    assert {p: got[p] for p in rb.TINTAR_POINTS} == board
+    assert got["in_hand"] is None and got["captured"] is None
+
+
+def test_circle_map_peaks_at_a_disc_not_at_a_square_of_its_size():
+    r = rb.TINTAR_PIECE_R * morris.PX_PER_MM
+    img = np.full((200, 300), 120, np.uint8)
+    rb.cv2.circle(img, (70, 100), int(round(r)), 40, -1, rb.cv2.LINE_AA)
+    rb.cv2.rectangle(img, (220 - int(r), 100 - int(r)), (220 + int(r), 100 + int(r)), 40, -1)
+    resp = morris._circle_map(img, r)
+    y, x = np.unravel_index(np.argmax(resp), resp.shape)
+    assert abs(x - 70) <= 2 and abs(y - 100) <= 2
+    assert resp[100, 220] < 0.75 * resp[100, 70]
