@@ -5,9 +5,10 @@ is hidden or unreadable.
 the index readings; it returns Contract 2 card dicts (``card: None``, ``face: "up" | "down"``,
 ``confidence: 0.0``, ``quad``) for regions that
 
-- stand out from the table in one of two masks: a colour or brightness change from the table's local
-  median (plain cloths, wood, shadows), or a colour that is rare in the whole picture (a patterned
-  cloth's colours are common everywhere, a card's cover a few per cent of the picture);
+- stand out from the table in one of three masks: a colour or brightness change from the table's local
+  median (plain cloths, wood, shadows), a colour that is rare in the whole picture (a patterned
+  cloth's colours are common everywhere, a card's cover a few per cent of the picture), or an area
+  enclosed by sharp edges (a card's outline, whatever its colours);
 - have a card's shape (a rectangle of aspect 1.15-1.95, at least 65 % filled) and size;
 - show a colour step along all four sides of the rectangle (a card's straight edge; glare, shadows,
   hands and pieces of a cloth's pattern do not);
@@ -31,6 +32,7 @@ OPEN_FRACTION = 0.55               # the mask is opened with a disc of this frac
 CARD_LENGTH = (0.085, 0.145)       # plausible card length, as a fraction of the picture's width
 DEFAULT_CARD_LENGTH = 0.11         # used unless two or more readings agree on the card size
 SIZE_AGREEMENT = 1.3               # the largest named card's area over the smallest's, at most
+CANNY = (60, 150)                  # edge thresholds of the third mask (areas enclosed by edges)
 RARE_COLOUR = 0.08                 # a colour (with its neighbour bins) held by less than this share of pixels
 EDGE_STEP = 20.0                   # largest channel difference between just inside and just outside a side
 EDGE_SIDE_MIN = 0.6                # share of a side's points that must show the step
@@ -82,6 +84,17 @@ def rare_colour_mask(img: np.ndarray, card_px: float) -> np.ndarray:
     return _opened(rare_bins.reshape(-1)[bin_index], card_px)
 
 
+def edge_enclosed_mask(half: np.ndarray, card_px: float, size) -> np.ndarray:
+    """Areas enclosed by sharp edges (Canny on the half-size picture, each outline filled), at ``size``:
+    a card's outline closes even where its colours are the table's or the cloth's."""
+    edges = cv2.Canny(cv2.cvtColor(half, cv2.COLOR_BGR2GRAY), CANNY[0], CANNY[1])
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    outlines, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros(edges.shape, np.uint8)
+    cv2.drawContours(filled, outlines, -1, 255, -1)
+    return _opened(cv2.resize(filled, size, interpolation=cv2.INTER_NEAREST), card_px)
+
+
 def _opened(mask: np.ndarray, card_px: float) -> np.ndarray:
     """The mask with pinholes closed and everything narrower than about a card's width removed."""
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -106,14 +119,16 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
         cv2.fillPoly(known, [np.round(np.asarray(q) / SCALE).astype(np.int32)], 255)
     out = []
     centres = []
-    for mask in (foreground_mask(small, card_px), rare_colour_mask(small, card_px)):
+    masks = (foreground_mask(small, card_px), rare_colour_mask(small, card_px),
+             edge_enclosed_mask(half, card_px, (small.shape[1], small.shape[0])))
+    for mask in masks:
         for rect, region in _card_shaped(mask, card_area):
             area = cv2.countNonZero(region)
             if cv2.countNonZero(cv2.bitwise_and(region, known)) > KNOWN_OVERLAP * area:
                 continue
             centre = np.array(rect[0]) * SCALE
             if any(np.hypot(*(centre - c)) < 0.3 * card_px * SCALE for c in centres):
-                continue                         # found in the other mask already
+                continue                         # found in another mask already
             box = _edge_fitted(half, cv2.boxPoints(rect) * (SCALE / 2.0))
             if box is None:
                 continue
