@@ -1,20 +1,25 @@
 """Reading a Tintar (nine men's morris) board: the piece on each of the 24 points, and the
 pieces lying beside the board (not yet placed on the left, captured on the right).
 
-How: the board plate is found by its outline (vision.board_outline) and seen
-from straight above at ``PX_PER_MM``.  A piece is a disc: around each point
-we look for a ring of strong edges of the piece's radius (straight board
-lines crossing the ring add little).  Its colour is its brightness compared
-with the board or table right around it, so shade and warm light do not turn
-white into black.  Beside the board the same ring test runs on circles found
-by a Hough transform.
+How: the plate's rough outline (vision.board_outline masks) is snapped onto
+the 16 drawn lines it shows, and the board is seen from straight above at
+``PX_PER_MM``.  A piece is a disc: around each point we look for a ring of
+strong edges of the piece's radius, crossed at right angles all the way round
+(straight board lines crossing the ring add little).  Its colour is its
+brightness between two references under the same local light, the plate
+round it and the ink of the lines beside it, so shade, warm light and glare
+do not swap black and white.  Beside the board, candidates come from a circle
+map (edges across a ring of the piece's radius) and pass the same ring test.
+An unsure colour gives ``None``: on a point (as if empty), or for that side's
+counts.
 
 Conventions (docs/vision-boards.md): files a-g left to right and ranks 1-7
 bottom to top as the camera sees the board; the board picture is assumed
 upright (turned less than 45 degrees).  The result is the "tintar" value of
 Contract 2: ``{"a1": "white"|"black"|None, ... 24 points, "in_hand":
 {"white": n, "black": n}, "captured": {"white": n, "black": n}}``; a side
-zone that runs off the picture gives ``None`` instead of counts.
+zone that runs off the picture, holds a piece of unsure colour, or would give
+a colour more than nine pieces in all gives ``None`` instead of counts.
 """
 
 from __future__ import annotations
@@ -122,23 +127,6 @@ def _texture(gx, gy, xs, ys, r) -> np.ndarray:
     centres = np.c_[xs, ys]
     vals = [ring_response(gx, gy, centres, rr, samples=32, band=0) for rr in (1.35 * r, 1.55 * r, 1.75 * r)]
     return np.mean(vals, axis=0)
-
-
-def _rim_offset(gx, gy, xs, ys, r, percentile=50.0) -> np.ndarray:
-    """For each centre: over 32 directions, the given percentile of how far (px) beyond r the
-    strongest radial edge between 0.93 r and 1.5 r lies.  A disc's outline lies at r all the
-    way round; a cloth's square cell of about the piece's size reaches out to its corners."""
-    ang = np.linspace(0.0, 2 * np.pi, 32, endpoint=False)
-    nx, ny = np.cos(ang), np.sin(ang)
-    radii = np.arange(0.93 * r, 1.5 * r + 0.01, 1.0)
-    h, w = gx.shape
-    px = np.asarray(xs, np.float64)[:, None, None] + radii[None, None, :] * nx[None, :, None]
-    py = np.asarray(ys, np.float64)[:, None, None] + radii[None, None, :] * ny[None, :, None]
-    xi = np.clip(np.rint(px).astype(np.int64), 0, w - 1)
-    yi = np.clip(np.rint(py).astype(np.int64), 0, h - 1)
-    radial = np.abs(gx[yi, xi] * nx[None, :, None] + gy[yi, xi] * ny[None, :, None])
-    found = radii[np.argmax(radial, axis=2)]
-    return np.percentile(np.abs(found - r), percentile, axis=1)
 
 
 def _loose_colour(lum, x, y, r) -> str | None:
@@ -494,9 +482,6 @@ def _plate_in_view(image_shape, H) -> bool:
                 and (corners[:, 1] <= h - 1).all())
 
 
-_LOG = None
-
-
 def _ink_is_light(lum, px) -> bool:
     """True when the board's drawn lines are lighter than its plate."""
     h, w = lum.shape
@@ -532,9 +517,7 @@ def read(image, calibration=None) -> dict:
         if s < PRESENCE_MIN:
             result[name] = None
             continue
-        result[name], u = _point_colour(lum, x, y, r, px(*tintar_point_mm(name)), _INK_OFFSETS[name], ink_light)
-        if _LOG is not None:
-            _LOG.append((name, u))
+        result[name] = _point_colour(lum, x, y, r, px(*tintar_point_mm(name)), _INK_OFFSETS[name], ink_light)[0]
     left_in = _zone_in_view(image.shape, H, x0, -SIDE_GAP, 0.0, TINTAR_SIZE)
     right_in = _zone_in_view(image.shape, H, TINTAR_SIZE + SIDE_GAP, TINTAR_SIZE + SIDE_GAP + SIDE_ZONE, 0.0,
                              TINTAR_SIZE)
