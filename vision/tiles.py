@@ -46,6 +46,7 @@ GLYPH_SIZE = (56, 44)             # (width, height) glyph masks are compared at
 GLYPH_AHEAD = 2.0                 # a glyph whose mismatch is this many times smaller than the next one's is sure
 COLOUR_MARGIN_DEG = 8.0           # likewise for the colour: its direction from the face is this much closer
 GLYPH_HEIGHT_TOLERANCE = 0.12     # the ink's height within this share of the matched glyph's
+SPECK_SHARE = 0.04                # ink smaller than this share of the glyph's largest stroke is a speck
 GLYPH_OFF_CENTRE_MAX = 0.1        # the ink's centre at most this share of the tile's width off its middle
 EVEN_LIGHT_PX = 9                 # px (reading scale): wider than a stroke, so the face's light is seen around ink
 FACE_W, FACE_H = 23.4, 33.4       # a tile's face inside its bevel (mm)
@@ -86,6 +87,13 @@ def _glyph_mask(ink: np.ndarray) -> np.ndarray | None:
     return out / n if n > 0 else None
 
 
+def _unit(mask: np.ndarray) -> np.ndarray:
+    """``mask`` less its mean, scaled to length 1 (so a sum of products is a correlation)."""
+    out = mask - mask.mean()
+    n = np.linalg.norm(out)
+    return out / n if n > 0 else out
+
+
 def _glyph_band(face_img: np.ndarray) -> np.ndarray:
     """The part of an upright tile that carries the number (above the small ring)."""
     h = face_img.shape[0]
@@ -93,7 +101,8 @@ def _glyph_band(face_img: np.ndarray) -> np.ndarray:
 
 
 def _clean_band(band: np.ndarray) -> np.ndarray:
-    """The glyph band without ink touching its sides or ends (the tile's edge, a shadow, a neighbour)."""
+    """The glyph band without ink touching its sides or ends (the tile's edge, a shadow, a neighbour)
+    and without specks far smaller than its largest stroke (bits of a bevel would widen the glyph)."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(band.astype(np.uint8), 8)
     h, w = band.shape
     keep = np.zeros(n, bool)
@@ -102,6 +111,9 @@ def _clean_band(band: np.ndarray) -> np.ndarray:
         if x <= 0 or y <= 0 or x + bw >= w or y + bh >= h or a < 4:
             continue
         keep[i] = True
+    if keep.any():
+        largest = stats[keep, cv2.CC_STAT_AREA].max()
+        keep &= stats[:, cv2.CC_STAT_AREA] >= SPECK_SHARE * largest
     return keep[labels]
 
 
@@ -212,6 +224,16 @@ def read_tile(tile_img: np.ndarray) -> tuple[str | None, float]:
         scores = {name: float((mask * t).sum()) for name, t in templates.items()}
         order = sorted(scores, key=scores.get, reverse=True)
         top, second = scores[order[0]], scores[order[1]]
+        if len(order[0]) == 2 and len(order[1]) == 2:
+            # 10-13 share their "1": how sure the reading is shows in the second digit alone
+            right = _unit(mask[:, GLYPH_SIZE[0] // 2:])
+            unit_scores = {name: float((right * _unit(t[:, GLYPH_SIZE[0] // 2:])).sum())
+                           for name, t in templates.items() if len(name) == 2}
+            unit_order = sorted(unit_scores, key=unit_scores.get, reverse=True)
+            if unit_order[0] != order[0]:
+                top = second = 0.0
+            else:
+                top, second = unit_scores[unit_order[0]], unit_scores[unit_order[1]]
         if top > best[2]:
             # the ink's colour from its core (the strongest half), not its blurred rim
             d = _glyph_band(dist[::-1, ::-1] if flip else dist)[band]
