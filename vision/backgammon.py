@@ -56,6 +56,7 @@ SATURATED = 250                     # grey level of a blown-out pixel
 GLARE_SHARE = 0.1                   # share of blown-out pixels along a point that puts it in the glare
 RIM_BAND_MM = 5.0                   # thin bands (a checker's rim, ~2 mm) are found by a top-hat this wide
 RIM_POLARITY_MIN = 1.0              # rim polarity (top-hat minus black-hat) that tells the colour by itself
+TRAY_LINE_MIN = 1.5                 # a fainter line still carries the run of borne-off checkers on
 TRAY_EDGE_MIN = 3.0                 # log-brightness step of the line between two borne-off checkers
 
 
@@ -553,14 +554,18 @@ def _tray(view: _View, which: str) -> tuple[int, float, float]:
     prof = _LOG_GREY[np.clip(grey, 0, 255).astype(np.uint8)]
     edge = np.abs(np.convolve(prof, [1, 1, 0, -1, -1], mode="same")) / 4
     edge[:2] = edge[-2:] = 0
-    strong = np.nonzero(edge > TRAY_EDGE_MIN)[0]
-    end, max_gap = 0, int(1.6 * OFF_THICKNESS / step)
-    for i in strong:
-        if i - end > max_gap and end > 0:
+    # the run of lines from the base: a line between two checkers may be faint (dim light), the end
+    # of the run (checker to empty floor) is a clear step
+    lines = np.nonzero(edge > TRAY_LINE_MIN)[0]
+    end, last, max_gap = 0, 0, int(1.6 * OFF_THICKNESS / step)
+    for i in lines:
+        if i - last > max_gap and last > 0:
             break
-        if end == 0 and i > max_gap:
+        if last == 0 and i > max_gap:
             break
-        end = i
+        last = i
+        if edge[i] > TRAY_EDGE_MIN:
+            end = i
     extent = end * step + 0.5
     n = int(round((extent - 1.0) / OFF_THICKNESS)) if extent > OFF_THICKNESS / 2 else 0
     n = min(n, 15)
