@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from vision import render
-from vision.card_regions import _edge_fitted, _portrait_order, card_regions
+from vision.card_regions import _edge_fitted, _portrait_order, card_regions, edge_enclosed_mask, \
+    foreground_mask, rare_colour_mask
 
 DOWNS = [{"card": "2S", "x": 150, "y": 150, "angle": 20, "face": "down"},
          {"card": "3S", "x": 420, "y": 260, "angle": -70, "face": "down"}]
@@ -107,3 +108,21 @@ def test_portrait_order_puts_a_short_side_on_top():
     out = _portrait_order(box)
     assert np.linalg.norm(out[1] - out[0]) == pytest.approx(60.0)
     assert np.linalg.norm(out[2] - out[1]) == pytest.approx(90.0)
+
+
+def test_back_of_the_cloth_colour_is_found_by_its_outline():
+    """A back printed in the felt's own green with a thin white frame: only its outline tells it apart."""
+    rng = np.random.default_rng(0)
+    img = np.full((720, 1280, 3), (40, 110, 40), np.uint8)
+    img = cv2.add(img, rng.integers(0, 6, img.shape, dtype=np.uint8))
+    cv2.fillPoly(img, [np.round(cv2.boxPoints(((640.0, 360.0), (95.0, 142.0), 25.0))).astype(np.int32)], (235, 235, 235))
+    cv2.fillPoly(img, [np.round(cv2.boxPoints(((640.0, 360.0), (85.0, 132.0), 25.0))).astype(np.int32)], (40, 112, 42))
+    img = cv2.GaussianBlur(img, (3, 3), 0)
+    half = cv2.resize(img, (640, 360), interpolation=cv2.INTER_AREA)
+    small = cv2.resize(half, (320, 180), interpolation=cv2.INTER_AREA)
+    card_px = 0.11 * 320
+    assert foreground_mask(small, card_px)[90, 160] == 0 and rare_colour_mask(small, card_px)[90, 160] == 0
+    assert edge_enclosed_mask(half, card_px, (320, 180))[90, 160] == 255
+    found = card_regions(img, [])
+    assert [r["face"] for r in found] == ["down"]
+    assert np.allclose(np.mean(found[0]["quad"], axis=0), (640, 360), atol=3)
