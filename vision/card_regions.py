@@ -41,6 +41,13 @@ MARGIN_PAPER = 0.75                # face up also when this share of the margin 
 INSIDE_PAPER = 0.3                 # ... and this share of all but the outer frame
 KNOWN_OVERLAP = 0.3                # a region this much covered by a reading is that reading's card
 
+# the face test looks at the card flattened to _FLAT_W x _FLAT_H; inset from the edge in card widths:
+_FLAT_W, _FLAT_H = 40, 60
+_ys, _xs = np.mgrid[0:_FLAT_H, 0:_FLAT_W]
+_INSET = np.minimum(np.minimum(_xs + 0.5, _FLAT_W - _xs - 0.5), np.minimum(_ys + 0.5, _FLAT_H - _ys - 0.5)) / _FLAT_W
+MARGIN_BAND = (_INSET >= 0.05) & (_INSET < 0.12)    # a face's white margin, a back's pattern
+INSIDE = _INSET >= 0.05                               # all but a back's white frame
+
 
 def _table_model(img: np.ndarray, card_px: float) -> np.ndarray:
     """The table's colour at every pixel: a median over about a card's length, from a small copy."""
@@ -157,13 +164,6 @@ def _card_shaped(mask: np.ndarray, card_area: float):
         region = np.zeros(mask.shape, np.uint8)
         cv2.drawContours(region, [cnt], -1, 255, -1)
         yield rect, region
-
-
-_FLAT_W, _FLAT_H = 40, 60
-_ys, _xs = np.mgrid[0:_FLAT_H, 0:_FLAT_W]
-_INSET = np.minimum(np.minimum(_xs + 0.5, _FLAT_W - _xs - 0.5), np.minimum(_ys + 0.5, _FLAT_H - _ys - 0.5)) / _FLAT_W
-MARGIN_BAND = (_INSET >= 0.05) & (_INSET < 0.12)    # a face's white margin, a back's pattern
-INSIDE = _INSET >= 0.05                               # all but a back's white frame
 
 
 def _is_face_up(img: np.ndarray, box: np.ndarray) -> bool:
