@@ -332,6 +332,7 @@ def _point_colour(lum, x, y, r, point_px, ink_offsets_mm, ink_light: bool) -> tu
 LINE_MAP_SCALE = 0.5      # the drawn lines are looked for at half the picture's resolution
 LINE_MAP_BLUR = 4.0       # px (about 4 mm there): the background the thin lines stand out from
 SNAP_REACH = (14.0, 6.0, 3.0)  # mm searched across each drawn line, one pass each
+MIN_LINE_SCORE = 10.0     # below this no plate is trusted (BoardNotFound)
 SURE_LINE_SCORE = 12.0    # line score that confirms a plate (right ones scored 18 and more, wrong ones 7 and less)
 SNAPPED_HYPOTHESES = 3    # the rough plate hypotheses (best line scores first) snapped onto the lines
 SNAP_KEEP = 2.5           # mm: a line sample further than this from the fitted correction is an outlier
@@ -468,6 +469,11 @@ def _find_plate(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if H is None:
         raise BoardNotFound("no Tintar board in view (the outline is not square) "
                             "/ nu se vede tabla de Tintar (conturul nu este pătrat)")
+    if score < MIN_LINE_SCORE:
+        # No hypothesis puts the drawn lines where the picture shows them: reading pieces off a
+        # misplaced board would name wrong points, so nothing is read.
+        raise BoardNotFound("the Tintar board's lines are not clearly seen — check the light and the view "
+                            "/ liniile tablei de Tintar nu se văd clar — verificați lumina și imaginea")
     return mm_to_px(H, _PLATE_CORNERS_MM), H
 
 
