@@ -9,20 +9,25 @@ strip; the borne-off trays are at the right edge.  Checkers of either colour
 are counted wherever they lie, so the bar half or tray a player uses does
 not matter.
 
-How: the board is found by its outline (vision.board_outline) and seen from
-straight above.  Along each point a checker shows as the arc of its rim on
-the side towards the point's base (the next checker of a stack lies on top
-of it, further out); arcs are found with an edge test that wants a curve
-crossed at right angles all along, so triangle edges and wood grain do not
-count.  Each arc is one checker, however tall or overlapped the stack.  A
-stack's colour is its brightness, split into the two colours over the whole
-board.  Borne-off checkers stand on edge in the trays: their count is the
-filled length over a checker's thickness.  Dice: vision.dice.
+How: the board's outline is chosen among candidates from vision.board_outline's masks (convex
+hull, and a straight line fitted to each side by RANSAC, so that glare or a shadow joined to the
+board does not bend it) by how well the board's drawing (rim, inner frame, bar, trays) shows where
+each puts it, refined side by side onto the rim, and the board is seen from straight above.  Along
+each point a checker shows as the arc of its rim on the side towards the point's base (the next
+checker of a stack lies on top of it, further out); arcs are found with an edge test that wants a
+curve crossed at right angles all along, so triangle edges and wood grain do not count.  Each arc
+is one checker; a stack of more than five, which fills the point evenly, is counted by the comb
+of its arcs.  A stack's colour is the polarity of its rims (darker than the face: white; lighter:
+black), else its brightness split into the two colours over the whole board.  Borne-off checkers
+stand on edge in the trays: their count is the filled length over a checker's thickness.  A
+colour short of 15 gets the missing checkers on its one stack inside a blown-out glare, if there
+is exactly one; otherwise a reading without 15 checkers a side has no Position ID.  Dice:
+vision.dice.
 
 ``read(image)`` returns the "table" value of Contract 2:
 ``{"points": [[w, b] x 24], "bar": [w, b], "off": [w, b], "dice": [a, b] |
-"reroll" | None, "position_id": "<gnubg id, white on roll>",
-"position_id_black_on_roll": "..."}``.
+"reroll" | None, "position_id": "<gnubg id, white on roll>" | None,
+"position_id_black_on_roll": "..." | None}`` (None unless 15 checkers a side are seen).
 """
 
 from __future__ import annotations
@@ -131,7 +136,7 @@ def decode_position_id(pid: str, white_on_roll: bool = True) -> tuple[list, list
 
 OUTLINE_WORK_WIDTH = 640           # the outline is searched at this width (refined at full size after)
 SIDE_ANGLE = np.deg2rad(30)         # contour points whose tangent is within this of a side's direction
-RANSAC_TRIES = 80
+RANSAC_TRIES = 40
 RANSAC_INLIER_PX = 1.5              # mask pixels (the mask is about half the frame's size)
 LAYOUT_MARGIN = 20.0                # mm beside the board looked at when judging an outline
 LAYOUT_BESIDE = 5.0                 # mm: a drawn line's edge is compared with the edges this far beside it
@@ -139,6 +144,7 @@ RIM_REACH = 16.0                    # mm: a side is searched this far either way
 RIM_SEGMENTS = 10
 EDGE_CLEARANCE = 3.0                # mask pixels: an outline corner nearer the picture's edge is a board cut off
 MIN_LAYOUT_SCORE = 5.0
+GOOD_LAYOUT_SCORE = 90.0            # an outline whose drawing shows this well needs no other candidates
 ASPECT_TOLERANCE = 0.05            # an outline this far from the board's proportions may have lost a side
 SAME_OUTLINE_PX = 4.0               # mask pixels: outlines whose corners all lie this close are one
 
@@ -256,14 +262,17 @@ def _aspect_variants(quad: np.ndarray) -> list[np.ndarray]:
             np.array([bl + (tl - bl) * f, br + (tr - br) * f, br, bl])]
 
 
-def _outline_candidates(image: np.ndarray) -> list[np.ndarray]:
-    """Possible board outlines (corners in picture pixels); BoardNotFound / BoardPartlyInView when none."""
+def _outline_candidates(image: np.ndarray):
+    """Possible board outlines, yielded as (mask they come from, corners in picture pixels): those of
+    the colour mask first, then those of the sharp-edge mask (made only when asked for).
+    BoardNotFound / BoardPartlyInView when there is none."""
     # foreground_mask's k-means starts from OpenCV's random generator: seeded, a picture always reads the same
     cv2.setRNGSeed(0)
     mask, scale = foreground_mask(image, OUTLINE_WORK_WIDTH)
     mh, mw = mask.shape
     quads, cut_off = [], False
-    for m in (mask, edge_enclosed_mask(image, scale)):
+    for source in ("colour", "edges"):
+        m = mask if source == "colour" else edge_enclosed_mask(image, scale)
         contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         if not contours:
             continue
@@ -282,12 +291,12 @@ def _outline_candidates(image: np.ndarray) -> list[np.ndarray]:
             quad = (quad + 0.5) / scale - 0.5
             if all(np.max(np.abs(quad - q)) > SAME_OUTLINE_PX / scale for q in quads):
                 quads.append(quad)
+                yield source, quad
     if not quads:
         if cut_off:
             raise BoardPartlyInView("only part of the backgammon board is in view — move the camera or the board "
                                     "/ tabla se vede doar în parte — mutați camera sau tabla")
         raise BoardNotFound("no backgammon board in view / nu se vede tabla de table")
-    return quads
 
 
 def _layout_edges(image: np.ndarray, quad: np.ndarray):
@@ -361,7 +370,9 @@ def find_table_board(image: np.ndarray) -> np.ndarray:
     """The board's four corners in pixels (TL, TR, BR, BL): the outline candidate whose layout shows
     best, refined twice onto its rim (a refinement is kept only when the layout shows better)."""
     scored = []
-    for quad in _outline_candidates(image):
+    for source, quad in _outline_candidates(image):
+        if source == "edges" and scored and max(s[0] for s in scored) >= GOOD_LAYOUT_SCORE:
+            break                        # the colour mask's outline shows the board clearly: no need to look further
         H, gx, gy = _layout_edges(image, quad)
         scored.append((_layout_score(gx, gy), quad, H, gx, gy))
     score, quad, H, gx, gy = max(scored, key=lambda s: s[0])
