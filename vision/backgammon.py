@@ -136,7 +136,7 @@ def decode_position_id(pid: str, white_on_roll: bool = True) -> tuple[list, list
 
 OUTLINE_WORK_WIDTH = 640           # the outline is searched at this width (refined at full size after)
 SIDE_ANGLE = np.deg2rad(30)         # contour points whose tangent is within this of a side's direction
-RANSAC_TRIES = 40
+RANSAC_TRIES = 80
 RANSAC_INLIER_PX = 1.5              # mask pixels (the mask is about half the frame's size)
 LAYOUT_MARGIN = 20.0                # mm beside the board looked at when judging an outline
 LAYOUT_BESIDE = 5.0                 # mm: a drawn line's edge is compared with the edges this far beside it
