@@ -1,15 +1,20 @@
 """Finding the two dice on a backgammon board or beside it, and reading their pips.
 
 Works on the top-down picture made by vision.backgammon (table plane at a
-known scale), so a die is a bright square of known size whatever the
-camera's tilt.
+known scale), so a die is a square of known size whatever the camera's tilt.
 
 How: pips are small dark round spots (a morphological black-hat finds
-them); the die's face is the bright region around them, cut at a share of
-the face's own brightness; the face's outline gives the die's size and
-shape.  A flat die's face is a square of the die's size; a die that leans
-on something shows a foreshortened (oblong) face — that die is "cocked".
-Pips are counted inside the face, at any rotation.
+them), grouped into would-be dice by distance.  A group is read as a flat
+die only when everything agrees: its pips sit on a die's layout (which
+gives the die's centre and turn), a die-sized square there has a sharp edge
+on all four sides (edges of log-brightness, so a soft shadow or a glare
+spot does not count and does not hide them), no other dark spot lies in
+it, the die measured edge to edge is as wide both ways as a die, and no
+band along a side is darker than the face (a leaning die shows its side
+face beside its top: a darker band, and a die longer one way).  A group
+that does not pass is looked at the older way — the bright face around the
+pips cut from what it lies on; a face that is oblong, too large or has a
+darker band along one edge is a leaning ("cocked") die.
 
 ``read_dice(view, px_per_mm, board_mm)`` returns [a, b] (left to
 right in the picture), "reroll" when a die is cocked or lies off the board
@@ -31,6 +36,12 @@ FLAT_SIZE_TOLERANCE = 0.12  # a flat die's face is no larger than this over the 
 SIDE_FACE_SHARE = 0.76     # an edge band of the face darker than this share of its middle: a side face
 PIP_PLACE_TOLERANCE = 0.28  # a pip within this (share of half the face) of where the layout puts it
 FACE_MIN_FILL = 0.78        # face area / its rectangle
+LINK_MM = 12.8               # pips this close are one die's (two dice lie 26+ mm apart, centre to centre)
+FLAT_PIP_TOLERANCE = 0.2     # a flat die's pips within this (share of half the face) of the layout
+EDGE_MIN = 2.5               # log-brightness edge each side of a flat die's square must show
+PIP_CLEAR_MM = 1.5           # samples of the face's brightness keep this far off the pips' rims
+FLAT_SIDE_SHARE = 0.76       # every band inside a flat die's sides at least this share of its face
+FLAT_WIDTH_MM = (13.0, 18.2) # a flat die measured edge to edge, both ways (a leaning one: 18.6+ one way)
 
 
 def _pips(gray: np.ndarray, px_per_mm: float):
@@ -108,6 +119,37 @@ def _has_side_face(gray: np.ndarray, rect) -> bool:
     return any(level(st) < SIDE_FACE_SHARE * mid for st in strips)
 
 
+def _side_share(gray: np.ndarray, cx: float, cy: float, angle: float, half: float, pips_local) -> float:
+    """How dark the darkest band along a side of the face is, as a share of the face's bright level.
+
+    The bands lie 2-4.5 pixels inside each side, the pips left out; the face's level is the brightest
+    of the bands or of the face's middle.  A leaning die's side face is about 0.67 of its top.
+    """
+    h, w = gray.shape
+    px_per_mm = half / (DIE_MM / 2)
+    pip_clear = DIE_MM * 0.085 * px_per_mm + PIP_CLEAR_MM * px_per_mm
+    ux, uy = np.cos(angle), np.sin(angle)
+
+    def level(lx, ly, pct):
+        keep = np.ones(lx.shape, bool)
+        for px, py in pips_local:
+            keep &= (lx - px) ** 2 + (ly - py) ** 2 > pip_clear ** 2
+        if keep.sum() < 6:
+            return None
+        x = np.clip(np.rint(cx + lx * ux - ly * uy).astype(np.int32), 0, w - 1)
+        y = np.clip(np.rint(cy + lx * uy + ly * ux).astype(np.int32), 0, h - 1)
+        return float(np.percentile(gray[y[keep], x[keep]], pct))
+
+    r, t = np.meshgrid(np.arange(half - 4.5, half - 1.9, 0.5), np.linspace(-0.75 * half, 0.75 * half, 17))
+    levels = [v for v in (level(r, t, 75), level(-r, t, 75), level(t, r, 75), level(t, -r, 75)) if v is not None]
+    lx, ly = np.meshgrid(np.linspace(-0.7 * half, 0.7 * half, 15), np.linspace(-0.7 * half, 0.7 * half, 15))
+    middle = level(lx, ly, 90)
+    if not levels:
+        return 0.0
+    bright = max(levels + ([middle] if middle is not None else []))
+    return min(levels) / max(bright, 1.0)
+
+
 def _layout_fits(rect, pips) -> bool:
     """True when the pips sit where a die's pips sit (a leaning die's squeezed face does not fit)."""
     n = len(pips)
@@ -135,17 +177,169 @@ def _layout_fits(rect, pips) -> bool:
     return False
 
 
-def find_dice(view: np.ndarray, px_per_mm: float) -> list[dict]:
-    """Dice in a top-down picture: [{"centre": (x, y), "pips": n, "cocked": bool}, ...]."""
-    gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY) if view.ndim == 3 else view
-    gray = cv2.GaussianBlur(gray, (3, 3), 0)
+_LOG_GREY = (255.0 / np.log(256.0 + 8.0) * np.log(np.arange(256, dtype=np.float32) + 8.0)).astype(np.float32)
+
+
+def _layout_points(n: int, q: float) -> np.ndarray:
+    """A face of n pips as offsets from the face's centre (pixels), the face's sides along x and y."""
+    return q * np.array(_LAYOUTS[n], np.float64)
+
+
+def _pose_from_pips(pips: np.ndarray, px_per_mm: float):
+    """(centre, angle, error): the square that puts these pips best on a die's layout.
+
+    The centre is the pips' mean (every layout is symmetric); the angle is searched.  error = the worst
+    distance (pixels) between a pip and its place.  One pip fixes no angle: angle None.
+    """
+    n = len(pips)
+    centre = pips.mean(axis=0)
+    if n == 1:
+        return centre, None, 0.0
+    q = _Q * DIE_MM / 2 * px_per_mm
+    layout = _layout_points(n, q)
+    angles = np.deg2rad(np.arange(0.0, 180.0, 1.5))
+    c, s = np.cos(angles)[:, None], np.sin(angles)[:, None]
+    ex = centre[0] + layout[None, :, 0] * c - layout[None, :, 1] * s       # (angles, n)
+    ey = centre[1] + layout[None, :, 0] * s + layout[None, :, 1] * c
+    d = np.hypot(ex[:, :, None] - pips[None, None, :, 0], ey[:, :, None] - pips[None, None, :, 1])
+    err = np.maximum(d.min(axis=1).max(axis=1), d.min(axis=2).max(axis=1))   # both ways: a matching
+    best = int(np.argmin(err))
+    return centre, float(angles[best]), float(err[best])
+
+
+def _side_support(gx: np.ndarray, gy: np.ndarray, poses: np.ndarray, half: float, band: int = 2) -> np.ndarray:
+    """Edge strength along each of the four sides of squares (cx, cy, angle) of half-side ``half``.
+
+    At points along the middle 3/4 of a side the log-brightness gradient across the side minus along it,
+    the strongest within ``band`` pixels of the side; a side's value is the median over its points.
+    Returns (poses, 4).
+    """
+    h, w = gx.shape
+    ts = np.linspace(-0.75 * half, 0.75 * half, 9)
+    offs = np.arange(-band, band + 1, dtype=np.float64)
+    cx, cy, ang = poses[:, 0], poses[:, 1], poses[:, 2]
+    out = np.empty((len(poses), 4), np.float32)
+    for k in range(4):
+        a = ang + k * np.pi / 2
+        nx, ny = np.cos(a)[:, None, None], np.sin(a)[:, None, None]
+        r = half + offs[None, :, None]
+        t = ts[None, None, :]
+        x = cx[:, None, None] + r * nx - t * ny
+        y = cy[:, None, None] + r * ny + t * nx
+        xi = np.clip(np.rint(x).astype(np.int32), 0, w - 1)
+        yi = np.clip(np.rint(y).astype(np.int32), 0, h - 1)
+        gxs, gys = gx[yi, xi], gy[yi, xi]
+        across = np.abs(gxs * nx + gys * ny)
+        along = np.abs(-gxs * ny + gys * nx)
+        out[:, k] = np.median((across - along).max(axis=1), axis=1)
+    return out
+
+
+def _extent(gx, gy, cx: float, cy: float, angle: float, half: float) -> tuple[float, float]:
+    """The die's width along each of the square's two axes: where the sharpest edge lies beyond
+    each side (searched from 0.85 to 1.7 half-sides out, past the pips), both sides summed.
+
+    A flat die is as wide as it is long, its size; a leaning die shows its top and a side face and
+    is longer one way.
+    """
+    h, w = gx.shape
+    rs = np.arange(0.85 * half, 1.7 * half + 0.1, 0.5)
+    ts = np.linspace(-0.6 * half, 0.6 * half, 13)
+    r, t = np.meshgrid(rs, ts, indexing="ij")
+    edge = []
+    for k in range(4):
+        a = angle + k * np.pi / 2
+        nx, ny = np.cos(a), np.sin(a)
+        x = np.clip(np.rint(cx + r * nx - t * ny).astype(np.int32), 0, w - 1)
+        y = np.clip(np.rint(cy + r * ny + t * nx).astype(np.int32), 0, h - 1)
+        across = np.abs(gx[y, x] * nx + gy[y, x] * ny)
+        edge.append(float(rs[int(np.argmax(np.median(across, axis=1)))]))
+    return edge[0] + edge[2], edge[1] + edge[3]
+
+
+def _fit_square(gx, gy, centre, angle, px_per_mm: float):
+    """(cx, cy, angle, side supports): the die-sized square near this pose whose sides are the sharpest."""
+    half = DIE_MM / 2 * px_per_mm
+
+    def best_of(shifts, angles):
+        dx, dy, da = np.meshgrid(shifts, shifts, angles, indexing="ij")
+        poses = np.c_[centre[0] + dx.ravel(), centre[1] + dy.ravel(), da.ravel()]
+        support = _side_support(gx, gy, poses, half)
+        best = int(np.argmax(support.min(axis=1)))
+        return poses[best], support[best]
+
+    if angle is None:       # one pip: any angle, then a finer look round the best one
+        pose, _ = best_of(np.array([-2.0, 0.0, 2.0]), np.deg2rad(np.arange(0.0, 90.0, 5.0)))
+        centre = pose[:2]
+        pose, support = best_of(np.array([-1.0, 0.0, 1.0]), pose[2] + np.deg2rad(np.arange(-2.5, 2.6, 1.25)))
+    else:
+        pose, support = best_of(np.arange(-2.0, 2.1, 1.0), angle + np.deg2rad(np.arange(-3.0, 3.1, 1.5)))
+    return float(pose[0]), float(pose[1]), float(pose[2]), support
+
+
+def _clusters(pips: list, px_per_mm: float) -> list[list[int]]:
+    """Pips grouped into would-be dice: pips closer than a die's pips can be to another die's."""
+    link = LINK_MM * px_per_mm
+    n = len(pips)
+    group = list(range(n))
+
+    def root(i):
+        while group[i] != i:
+            group[i] = group[group[i]]
+            i = group[i]
+        return i
+
+    for i in range(n):
+        for j in range(i + 1, n):
+            if (pips[i][0] - pips[j][0]) ** 2 + (pips[i][1] - pips[j][1]) ** 2 <= link ** 2:
+                group[root(i)] = root(j)
+    out: dict[int, list[int]] = {}
+    for i in range(n):
+        out.setdefault(root(i), []).append(i)
+    return list(out.values())
+
+
+def _flat_die(gray, gx, gy, pips: list, members: list[int], px_per_mm: float):
+    """The flat die these pips belong to, as a dict, or None when they do not make one clearly.
+
+    A flat die: the pips sit on a die's layout; a die-sized square round them has a sharp edge on all
+    four sides; no other dark spot lies on that square; no side of it is a darker band (a side face).
+    """
+    pts = np.array([pips[j] for j in members], np.float64)
+    if not 1 <= len(members) <= 6:
+        return None
+    centre, angle, err = _pose_from_pips(pts, px_per_mm)
+    half = DIE_MM / 2 * px_per_mm
+    if err > FLAT_PIP_TOLERANCE * half:
+        return None
+    cx, cy, a, support = _fit_square(gx, gy, centre, angle, px_per_mm)
+    if float(support.min()) < EDGE_MIN:
+        return None
+    ux, uy = np.cos(a), np.sin(a)
+    inside = []
+    for j, (x, y) in enumerate(pips):
+        lx, ly = (x - cx) * ux + (y - cy) * uy, -(x - cx) * uy + (y - cy) * ux
+        if max(abs(lx), abs(ly)) < 0.95 * half:
+            inside.append((lx, ly))
+    if len(inside) != len(members):
+        return None
+    if np.hypot(cx - centre[0], cy - centre[1]) > FLAT_PIP_TOLERANCE * half:
+        return None
+    side = _side_share(gray, cx, cy, a, half, np.array(inside))
+    widths = _extent(gx, gy, cx, cy, a, half)
+    if side < FLAT_SIDE_SHARE:
+        return None
+    if not FLAT_WIDTH_MM[0] * px_per_mm <= min(widths) <= max(widths) <= FLAT_WIDTH_MM[1] * px_per_mm:
+        return None
+    return {"centre": (cx, cy), "pips": len(inside), "cocked": False, "layout_ok": True,
+            "size": (float(widths[0]), float(widths[1]))}
+
+
+def _old_die(gray, pips, members, px_per_mm, used):
+    """The die round these pips found by its bright face (cut from what it lies on); None if none."""
     die = DIE_MM * px_per_mm
-    pips = _pips(gray, px_per_mm)
-    dice: list[dict] = []
-    used = [False] * len(pips)
-    for i, (x, y) in enumerate(pips):
-        if used[i]:
-            continue
+    for i in members:
+        x, y = pips[i]
         face = _face_at(gray, x, y, px_per_mm)
         if face is None:
             continue
@@ -167,8 +361,33 @@ def find_dice(view: np.ndarray, px_per_mm: float) -> list[dict]:
         cocked = short_side < FLAT_MIN_ASPECT * long_side or long_side > (1 + FLAT_SIZE_TOLERANCE) * die
         cocked = cocked or _has_side_face(gray, face[0])
         layout_ok = _layout_fits(face[0], [pips[j] for j in inside])
-        dice.append({"centre": (float(cx), float(cy)), "pips": len(inside), "cocked": bool(cocked),
-                     "layout_ok": layout_ok, "size": (float(long_side), float(short_side))})
+        return {"centre": (float(cx), float(cy)), "pips": len(inside), "cocked": bool(cocked),
+                "layout_ok": layout_ok, "size": (float(long_side), float(short_side))}
+    return None
+
+
+def find_dice(view: np.ndarray, px_per_mm: float) -> list[dict]:
+    """Dice in a top-down picture: [{"centre": (x, y), "pips": n, "cocked": bool, "layout_ok": bool}, ...]."""
+    gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY) if view.ndim == 3 else view
+    gray = cv2.GaussianBlur(gray, (3, 3), 0)
+    pips = _pips(gray, px_per_mm)
+    log_grey = _LOG_GREY[gray]
+    gx = cv2.Sobel(log_grey, cv2.CV_32F, 1, 0, ksize=3) / 8.0
+    gy = cv2.Sobel(log_grey, cv2.CV_32F, 0, 1, ksize=3) / 8.0
+    dice: list[dict] = []
+    used = [False] * len(pips)
+    for members in _clusters(pips, px_per_mm):
+        die = _flat_die(gray, gx, gy, pips, members, px_per_mm)
+        if die is not None:
+            for j in members:
+                used[j] = True
+            dice.append(die)
+    for members in _clusters(pips, px_per_mm):
+        if any(used[j] for j in members):
+            continue
+        die = _old_die(gray, pips, members, px_per_mm, used)
+        if die is not None:
+            dice.append(die)
     return dice
 
 
