@@ -55,7 +55,7 @@ PATCH_W, PATCH_H = 20, 32  # the upright index patch, pixels
 PATCH_SPAN = (1.9, 3.0)    # its width and height in units of the rank-suit distance
 
 HOG_CELL, HOG_BINS = 4, 9
-INK_RATIO = 0.62
+INK_RATIOS = (0.62, 0.42)  # ink cuts, relative to the local paper brightness
 MIN_BLOB, MAX_BLOB = 5, 48
 MAX_DENSITY = 0.2
 
@@ -87,34 +87,76 @@ def _line_kernels(length: int = 15, angles: int = 8) -> list[np.ndarray]:
 _LINE_KERNELS = _line_kernels()
 
 
+def _labels8(mask: np.ndarray):
+    """``cv2.connectedComponentsWithStats`` with 8-connectivity, by the Grana (BBDT) algorithm: on one
+    core it is about twice as fast as OpenCV's default choice."""
+    return cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
+
+
 def _components(mask: np.ndarray):
-    n, _, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    n, _, stats, cents = _labels8(mask)
     return stats[1:], cents[1:]
 
 
 def _ink_blobs(work: np.ndarray):
-    """Small dark blobs standing alone on brighter surroundings: (centroids, sizes, stats)."""
+    """Small dark blobs standing alone on brighter surroundings: (centroids, sizes, stats).
+
+    The ink is cut at INK_RATIOS of the local paper brightness, loosest first.  At this size a
+    blurred index glyph often touches a pip or the card's outline at the loose cut; the darker
+    cut separates them (the gap between two glyphs is lighter than their strokes).  A blob found
+    again at a stricter cut (same place, same size) is kept once."""
     b, g, r = cv2.split(work)
     dark = cv2.min(cv2.min(b, g), r)
     k = max(15, int(round(work.shape[1] / 45)) | 1)
     paper = cv2.dilate(dark, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    ink = cv2.compare(dark, cv2.multiply(paper, INK_RATIO, dtype=cv2.CV_8U), cv2.CMP_LT)
-    ink = cv2.bitwise_and(ink, cv2.compare(paper, 50, cv2.CMP_GT)) // 255
-    # the table (and other large dark areas) touch glyphs near a card's edge: cut them off
+    valid = cv2.compare(paper, 50, cv2.CMP_GT)
+    table = None
+    levels = []
+    for level, ratio in enumerate(INK_RATIOS):
+        ink = cv2.bitwise_and(cv2.compare(dark, cv2.multiply(paper, ratio, dtype=cv2.CV_8U), cv2.CMP_LT), valid) // 255
+        if table is None:
+            table = _large_dark(ink)
+        if table is not None:
+            ink[table] = 0
+        levels.append(_blobs_in(ink, split_lines=level == 0))
+    cents, sizes, stats = levels[0]
+    for c2, s2, st2 in levels[1:]:
+        if len(c2) == 0:
+            continue
+        if len(cents):
+            d = np.hypot(c2[:, None, 0] - cents[None, :, 0], c2[:, None, 1] - cents[None, :, 1])
+            same = (d < 1.5) & (np.abs(s2[:, None] - sizes[None, :]) <= 0.25 * sizes[None, :] + 1)
+            new = ~same.any(axis=1)
+        else:
+            new = np.ones(len(c2), bool)
+        cents = np.vstack([cents, c2[new]])
+        sizes = np.concatenate([sizes, s2[new]])
+        stats = np.vstack([stats, st2[new]])
+    return cents, sizes, stats
+
+
+def _large_dark(ink: np.ndarray):
+    """Where the table (or another large dark area) lies in an ink mask, as a boolean mask, or None.
+    Glyphs near a card's edge touch it; cutting it off frees them."""
     h2, w2 = ink.shape[0] // 2, ink.shape[1] // 2
     half = cv2.resize(ink, (w2, h2), interpolation=cv2.INTER_NEAREST)
     bulk = cv2.morphologyEx(half, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     nb, labels, bstats, _ = cv2.connectedComponentsWithStats(bulk, connectivity=4)
     large = np.maximum(bstats[:, 2], bstats[:, 3]) > MAX_BLOB
     large[0] = False
-    if large.any():
-        table = cv2.resize(large.astype(np.uint8)[labels], (ink.shape[1], ink.shape[0]),
-                           interpolation=cv2.INTER_NEAREST)
-        ink[cv2.dilate(table, np.ones((3, 3), np.uint8)) > 0] = 0
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    if not large.any():
+        return None
+    table = cv2.resize(large.astype(np.uint8)[labels], (ink.shape[1], ink.shape[0]),
+                       interpolation=cv2.INTER_NEAREST)
+    return cv2.dilate(table, np.ones((3, 3), np.uint8)) > 0
+
+
+def _blobs_in(ink: np.ndarray, split_lines: bool = True):
+    """(centroids, sizes, stats) of the glyph-sized blobs of one ink mask (0/1)."""
+    n, labels, stats, cents = _labels8(ink)
     stats, cents = stats[1:], cents[1:]
     size = np.maximum(stats[:, 2], stats[:, 3])
-    big = (size > MAX_BLOB) & (size <= 4 * MAX_BLOB)
+    big = (size > MAX_BLOB) & (size <= 4 * MAX_BLOB) & split_lines
     if big.any():
         # glyphs touching a thin line (a card outline, a picture frame): open the straight lines away
         extra_s, extra_c = [], []
@@ -201,6 +243,25 @@ def _patch(work: np.ndarray, centre, down, scale) -> np.ndarray:
                           borderMode=cv2.BORDER_REPLICATE)
 
 
+def _patches(work: np.ndarray, centre: np.ndarray, down: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """N upright patches at once (one ``cv2.remap``): the same pixels as ``_patch`` for each."""
+    n = len(scale)
+    right = np.stack([down[:, 1], -down[:, 0]], axis=1)
+    sx = PATCH_SPAN[0] * scale / PATCH_W
+    sy = PATCH_SPAN[1] * scale / PATCH_H
+    px = np.arange(PATCH_W) - (PATCH_W - 1) / 2
+    py = np.arange(PATCH_H) - (PATCH_H - 1) / 2
+    # work position = centre + right * sx * px + down * sy * py
+    ax = (right * sx[:, None])[:, None, None, :] * px[None, None, :, None]
+    ay = (down * sy[:, None])[:, None, None, :] * py[None, :, None, None]
+    pos = centre[:, None, None, :] + ax + ay                        # N x H x W x 2
+    maps = pos.reshape(n * PATCH_H, PATCH_W, 2).astype(np.float32)
+    rows = (32000 // PATCH_H) * PATCH_H           # remap takes fewer than 32767 rows at a time
+    out = [cv2.remap(work, maps[r:r + rows], None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+           for r in range(0, len(maps), rows)]
+    return np.concatenate(out).reshape(n, PATCH_H, PATCH_W, 3) if out else np.zeros((0, PATCH_H, PATCH_W, 3), np.uint8)
+
+
 def _hog_cells(grey: np.ndarray) -> np.ndarray:
     """Cell histograms of oriented gradients of N x H x W patches: 4x4 cells, 9 unsigned bins."""
     g = np.pad(grey, ((0, 0), (1, 1), (1, 1)), mode="edge")
@@ -235,12 +296,12 @@ def batch_features(patches: np.ndarray, turned: bool = False):
     not dark ink on light paper are dropped.  With ``turned`` also the features of the same patches
     turned by 180 degrees (same pixels, so same statistics; cells and thumbnail flipped, unsigned
     gradient bins unchanged): (features, features_turned, kept indices)."""
-    pf = patches.astype(np.float32)
-    n = len(pf)
-    lum = np.minimum(np.minimum(pf[..., 0], pf[..., 1]), pf[..., 2]).reshape(n, -1)
-    k_hi, k_lo = int(0.85 * lum.shape[1]), int(0.08 * lum.shape[1])
-    part = np.partition(lum, (k_lo, k_hi), axis=1)
-    hi, lo = part[:, k_hi], part[:, k_lo]
+    n = len(patches)
+    lum8 = patches.min(axis=3).reshape(n, -1)
+    k_hi, k_lo = int(0.85 * lum8.shape[1]), int(0.08 * lum8.shape[1])
+    part = np.partition(lum8, (k_lo, k_hi), axis=1)
+    hi, lo = part[:, k_hi].astype(np.float32), part[:, k_lo].astype(np.float32)
+    lum = lum8.astype(np.float32)
     ink = lum < ((hi + lo) / 2)[:, None]
     paper_share = 1.0 - ink.mean(axis=1)
     keep = (hi >= 60) & (hi - lo >= 35) & (paper_share >= 0.35) & ink.any(axis=1)
@@ -248,7 +309,7 @@ def batch_features(patches: np.ndarray, turned: bool = False):
     if len(idx) == 0:
         empty = np.zeros((0, 0), np.float32)
         return (empty, empty, idx) if turned else (empty, idx)
-    pf, lum, ink = pf[idx], lum[idx], ink[idx]
+    pf, lum, ink = patches[idx].astype(np.float32), lum[idx], ink[idx]
     hi, lo, paper_share = hi[idx], lo[idx], paper_share[idx]
     flat = pf.reshape(len(idx), -1, 3)
     pmask = (lum >= (hi - 0.15 * (hi - lo))[:, None]).astype(np.float32)
@@ -287,7 +348,7 @@ def index_candidates(work: np.ndarray) -> Candidates:
     down = vec / scale[:, None]
     centre = (cents[a] + cents[b]) / 2
     m = len(pairs)
-    one_way = np.stack([_patch(work, centre[k], down[k], scale[k]) for k in range(m)])
+    one_way = _patches(work, centre[:m], down[:m], scale[:m])
     # the other direction samples the same points turned by 180 degrees
     feats, feats_turned, keep = batch_features(one_way, turned=True)
     both = np.concatenate([keep, keep + m])
