@@ -640,7 +640,8 @@ def read(image, calibration=None) -> dict:
         bar[0 if c == "white" else 1] += n
     for (n, _, _), c in zip(trays, colours[26:28]):
         off[0 if c == "white" else 1] += n
-    _fill_glare_deficit(view, points, bar, off)
+    _fill_glare_deficit(view, points, bar, off,
+                        [(which, n, c) for which, (n, _, _), c in zip(("bottom", "top"), trays, colours[26:28])])
     result = {"points": points, "bar": bar, "off": off,
               "dice": dice_reader.read_dice(view.img, PX_PER_MM, (-view.x0, -view.y0, TABLE_W, TABLE_H))}
     totals = [sum(p[side] for p in points) + bar[side] + off[side] for side in (0, 1)]
@@ -654,29 +655,42 @@ def read(image, calibration=None) -> dict:
     return result
 
 
-def _glare_share(view: _View, point: int) -> float:
-    """Share of the picture along a point (a checker's width across) that is blown out to white."""
-    x, base, d = table_point_axis(point)
-    x0, y0 = view.px(x - CHECKER_R, base)
-    x1, y1 = view.px(x + CHECKER_R, base + d * TABLE_POINT_L)
+def _glare_share(view: _View, axis, length_mm: float, half_width_mm: float) -> float:
+    """Share of the picture along a point or tray (``axis``, ``length_mm`` from its base,
+    ``half_width_mm`` either side) that is blown out to white."""
+    x, base, d = axis
+    x0, y0 = view.px(x - half_width_mm, base)
+    x1, y1 = view.px(x + half_width_mm, base + d * length_mm)
     patch = view.gray[int(min(y0, y1)):int(max(y0, y1)), int(x0):int(x1)]
     return float(np.mean(patch >= SATURATED)) if patch.size else 0.0
 
 
-def _fill_glare_deficit(view: _View, points: list, bar: list, off: list) -> None:
+def _fill_glare_deficit(view: _View, points: list, bar: list, off: list, trays: list) -> None:
     """A colour with fewer than 15 checkers (points, bar and trays) while the other has exactly 15:
-    if exactly one stack of the short colour lies in a lamp's blown-out glare (there its rims are
-    washed out and checkers are missed), the missing checkers are that stack's.  Changes ``points``
-    in place; anything less clear is left as read (and gets no Position ID).
+    if exactly one place that may hold it lies in a lamp's blown-out glare (there rims and the lines
+    between borne-off checkers are washed out, and checkers are missed) — a stack of that colour, or
+    a tray read empty or with that colour — the missing checkers are put there.  ``trays`` is
+    [(which, count, colour)].  Changes ``points`` and ``off`` in place; anything less clear is left as
+    read (and gets no Position ID).
     """
     totals = [sum(p[side] for p in points) + bar[side] + off[side] for side in (0, 1)]
+    tray_length = TABLE_H / 2 - TABLE_FRAME - TABLE_TRAY_SPLIT / 2
     for side in (0, 1):
         deficit = 15 - totals[side]
         if deficit <= 0 or totals[1 - side] != 15:
             continue
-        in_glare = [i for i, p in enumerate(points) if p[side] and _glare_share(view, i + 1) >= GLARE_SHARE]
-        if len(in_glare) == 1:
-            points[in_glare[0]][side] += deficit
+        colour = ("white", "black")[side]
+        places = [("point", i) for i, p in enumerate(points) if p[side]
+                  and _glare_share(view, table_point_axis(i + 1), TABLE_POINT_L, CHECKER_R) >= GLARE_SHARE]
+        places += [("tray", which) for which, n, c in trays if (n == 0 or c == colour)
+                   and _glare_share(view, table_tray_axis(which), tray_length, CHECKER_R) >= GLARE_SHARE]
+        if len(places) != 1:
+            continue
+        kind, where = places[0]
+        if kind == "point":
+            points[where][side] += deficit
+        else:
+            off[side] += deficit
 
 
 def annotate(image: np.ndarray, result: dict) -> np.ndarray:
