@@ -39,8 +39,9 @@ import numpy as np
 
 from vision import dice as dice_reader
 from vision import imaging
-from vision.board_outline import (MIN_AREA_FRACTION, BoardNotFound, BoardPartlyInView, board_homography,
-                                  edge_enclosed_mask, foreground_mask, gradients, mm_to_px, top_down)
+from vision.board_outline import (MIN_AREA_FRACTION, BoardNotFound, BoardPartlyInView, _line_corners,
+                                  board_homography, edge_enclosed_mask, foreground_mask, gradients, mm_to_px,
+                                  top_down)
 from vision.render_boards import (CHECKER_R, OFF_THICKNESS, TABLE_BAR_W, TABLE_DIVIDER, TABLE_FRAME, TABLE_H,
                                   TABLE_POINT_L, TABLE_POINT_W, TABLE_TRAY_SPLIT, TABLE_TRAY_W, TABLE_W,
                                   table_bar_axis, table_point_axis, table_tray_axis)
@@ -177,15 +178,8 @@ def _order_corners(pts: np.ndarray) -> np.ndarray:
 
 def _meet(lines) -> np.ndarray | None:
     """Corners (ordered) where the lines left, top, right, bottom (point, direction) meet."""
-    out = []
-    for i in range(4):
-        (p1, d1), (p2, d2) = lines[i - 1], lines[i]
-        m = np.array([d1, -d2]).T
-        if abs(np.linalg.det(m)) < 1e-6:
-            return None
-        t = np.linalg.solve(m, p2 - p1)
-        out.append(p1 + t[0] * d1)
-    return _order_corners(np.array(out))
+    corners = _line_corners(lines)
+    return None if corners is None else _order_corners(corners)
 
 
 def _fit_line(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
