@@ -299,6 +299,17 @@ def _clusters(pips: list, px_per_mm: float) -> list[list[int]]:
     return list(out.values())
 
 
+def _plain_round(gray: np.ndarray, centre, radius: float) -> bool:
+    """True when a circle round a lone pip is plain face (a one's face is): its darkest point at least
+    FLAT_SIDE_SHARE of its brightest.  Most lone dark spots (cloth, wood, checkers' rims) fail."""
+    h, w = gray.shape
+    a = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+    x = np.clip(np.rint(centre[0] + radius * np.cos(a)).astype(np.int32), 0, w - 1)
+    y = np.clip(np.rint(centre[1] + radius * np.sin(a)).astype(np.int32), 0, h - 1)
+    ring = gray[y, x].astype(np.float32)
+    return float(ring.min()) >= FLAT_SIDE_SHARE * float(ring.max())
+
+
 def _flat_die(gray, gx, gy, pips: list, members: list[int], px_per_mm: float):
     """The flat die these pips belong to, as a dict, or None when they do not make one clearly.
 
@@ -310,6 +321,8 @@ def _flat_die(gray, gx, gy, pips: list, members: list[int], px_per_mm: float):
         return None
     centre, angle, err = _pose_from_pips(pts, px_per_mm)
     half = DIE_MM / 2 * px_per_mm
+    if angle is None and not _plain_round(gray, centre, 0.55 * half):
+        return None
     if err > FLAT_PIP_TOLERANCE * half:
         return None
     cx, cy, a, support = _fit_square(gx, gy, centre, angle, px_per_mm)
