@@ -314,7 +314,8 @@ def _flat_die(gray, gx, gy, pips: list, members: list[int], px_per_mm: float):
     """The flat die these pips belong to, as a dict, or None when they do not make one clearly.
 
     A flat die: the pips sit on a die's layout; a die-sized square round them has a sharp edge on all
-    four sides; no other dark spot lies on that square; no side of it is a darker band (a side face).
+    four sides; no other dark spot lies on that square; no band inside a side is darker than the face
+    (a side face); measured edge to edge it is a die's width both ways (a leaning die is longer).
     """
     pts = np.array([pips[j] for j in members], np.float64)
     if not 1 <= len(members) <= 6:
@@ -348,7 +349,7 @@ def _flat_die(gray, gx, gy, pips: list, members: list[int], px_per_mm: float):
             "size": (float(widths[0]), float(widths[1]))}
 
 
-def _old_die(gray, pips, members, px_per_mm, used):
+def _die_by_face_cut(gray, pips, members, px_per_mm, used):
     """The die round these pips found by its bright face (cut from what it lies on); None if none."""
     die = DIE_MM * px_per_mm
     for i in members:
@@ -389,16 +390,17 @@ def find_dice(view: np.ndarray, px_per_mm: float) -> list[dict]:
     gy = cv2.Sobel(log_grey, cv2.CV_32F, 0, 1, ksize=3) / 8.0
     dice: list[dict] = []
     used = [False] * len(pips)
-    for members in _clusters(pips, px_per_mm):
+    groups = _clusters(pips, px_per_mm)
+    for members in groups:
         die = _flat_die(gray, gx, gy, pips, members, px_per_mm)
         if die is not None:
             for j in members:
                 used[j] = True
             dice.append(die)
-    for members in _clusters(pips, px_per_mm):
+    for members in groups:
         if any(used[j] for j in members):
             continue
-        die = _old_die(gray, pips, members, px_per_mm, used)
+        die = _die_by_face_cut(gray, pips, members, px_per_mm, used)
         if die is not None:
             dice.append(die)
     return dice
