@@ -209,7 +209,7 @@ def _ransac_line(pts: np.ndarray, rng: np.random.Generator):
         return None
     a, d, length = a[keep], d[keep], length[keep]
     normal = np.c_[-d[:, 1], d[:, 0]] / length[:, None]
-    dist = np.abs(np.einsum("kij,kj->ki", pts[None, :, :] - a[:, None, :], normal))
+    dist = np.abs((pts[None, :, 0] - a[:, :1]) * normal[:, :1] + (pts[None, :, 1] - a[:, 1:]) * normal[:, 1:])
     best = int(np.argmax((dist < RANSAC_INLIER_PX).sum(axis=1)))
     return _fit_line(pts[dist[best] < RANSAC_INLIER_PX])
 
@@ -402,9 +402,9 @@ class _View:
         # checkers lie on the board: edges are needed there only (the margin is for the dice)
         x0, y0 = (int(v) for v in self.px(-4.0, -4.0))
         x1, y1 = (int(v) for v in self.px(TABLE_W + 4.0, TABLE_H + 4.0))
-        gx, gy = gradients(self.log[y0:y1, x0:x1])
-        self.gx, self.gy = np.zeros_like(self.log), np.zeros_like(self.log)
-        self.gx[y0:y1, x0:x1], self.gy[y0:y1, x0:x1] = gx, gy
+        # gradients of the board part only; (grad_x0, grad_y0) is its top-left corner in the view
+        self.gx, self.gy = gradients(self.log[y0:y1, x0:x1])
+        self.grad_x0, self.grad_y0 = x0, y0
 
     def px(self, x_mm, y_mm):
         return (x_mm - self.x0) * PX_PER_MM, (y_mm - self.y0) * PX_PER_MM
@@ -433,20 +433,27 @@ def _rim_polarity(view: _View, x_mm: float, base_mm: float, d: float, end_mm: fl
     return float(np.mean(light) - np.mean(dark))
 
 
-def _arc_response(gx: np.ndarray, gy: np.ndarray, centres: np.ndarray, radius: float, arc) -> np.ndarray:
-    """vision.board_outline.ring_response(..., samples=24, arc=arc, band=1.5, percentile=ARC_PERCENTILE),
-    with the percentile taken by a partial sort (the same value, several times faster)."""
+def _arc_response(gx: np.ndarray, gy: np.ndarray, columns_x, centres_y: np.ndarray, radius: float,
+                  arc) -> np.ndarray:
+    """vision.board_outline.ring_response(..., samples=24, arc=arc, band=1.5, percentile=ARC_PERCENTILE)
+    at the centres (x, y) for every x in ``columns_x`` and y in ``centres_y`` (all of the first column,
+    then all of the next): the rows of sample points are shared by the columns, gradients are read by
+    flat index and the percentile is taken by a partial sort (the same values, several times faster)."""
     samples = 24
     ang = np.linspace(arc[0], arc[1], samples, endpoint=False)
     nx, ny = np.cos(ang), np.sin(ang)
     h, w = gx.shape
-    best = None
+    gx_flat, gy_flat = gx.ravel(), gy.ravel()
+    best = [None] * len(columns_x)
     for dr in (-1.5, 0.0, 1.5):
-        xi = np.clip(np.rint(centres[:, :1] + (radius + dr) * nx[None, :]).astype(np.int64), 0, w - 1)
-        yi = np.clip(np.rint(centres[:, 1:] + (radius + dr) * ny[None, :]).astype(np.int64), 0, h - 1)
-        gxs, gys = gx[yi, xi], gy[yi, xi]
-        radial = np.abs(gxs * nx[None, :] + gys * ny[None, :]) - np.abs(gys * nx[None, :] - gxs * ny[None, :])
-        best = radial if best is None else np.maximum(best, radial)
+        row_start = np.clip(np.rint(centres_y[:, None] + (radius + dr) * ny[None, :]).astype(np.int64), 0, h - 1) * w
+        for c, x in enumerate(columns_x):
+            xi = np.clip(np.rint(x + (radius + dr) * nx).astype(np.int64), 0, w - 1)
+            index = row_start + xi[None, :]
+            gxs, gys = gx_flat.take(index), gy_flat.take(index)
+            radial = np.abs(gxs * nx[None, :] + gys * ny[None, :]) - np.abs(gys * nx[None, :] - gxs * ny[None, :])
+            best[c] = radial if best[c] is None else np.maximum(best[c], radial)
+    best = np.concatenate(best)
     rank = ARC_PERCENTILE / 100.0 * (samples - 1)
     lo = int(np.floor(rank))
     part = np.partition(best, (lo, lo + 1), axis=1)
@@ -465,8 +472,9 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
     mid = np.pi / 2 if d < 0 else 3 * np.pi / 2
     arc = (mid - ARC_HALF_ANGLE, mid + ARC_HALF_ANGLE)
     n = len(ts)
-    centres = np.r_[np.c_[np.full(n, cx - 1.5), cy + d * ts * k], np.c_[np.full(n, cx + 1.5), cy + d * ts * k]]
-    resp = _arc_response(view.gx, view.gy, centres, r, arc)
+    # two columns of centres, 1.5 px either side of the axis (in the gradients' own pixels)
+    resp = _arc_response(view.gx, view.gy, (cx - 1.5 - view.grad_x0, cx + 1.5 - view.grad_x0),
+                         cy + d * ts * k - view.grad_y0, r, arc)
     best = np.maximum(resp[:n], resp[n:])
     win = int(round(MIN_SPACING_MM / STEP_MM))
     peaks = []
@@ -637,7 +645,7 @@ def read(image, calibration=None) -> dict:
     _fill_glare_deficit(view, points, bar, off,
                         [(which, n, c) for which, (n, _, _), c in zip(("bottom", "top"), trays, colours[26:28])])
     result = {"points": points, "bar": bar, "off": off,
-              "dice": dice_reader.read_dice(view.img, PX_PER_MM, (-view.x0, -view.y0, TABLE_W, TABLE_H))}
+              "dice": dice_reader.read_dice(view.gray, PX_PER_MM, (-view.x0, -view.y0, TABLE_W, TABLE_H))}
     totals = [sum(p[side] for p in points) + bar[side] + off[side] for side in (0, 1)]
     if totals == [15, 15]:
         result["position_id"] = position_id(points, bar, True)
