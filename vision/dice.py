@@ -51,7 +51,9 @@ def _pips(gray: np.ndarray, px_per_mm: float):
     bh = cv2.GaussianBlur(cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel), (0, 0), 1.0)
     pip_d = int(round(DIE_MM * 0.17 * px_per_mm)) | 1
     peaks = (bh >= cv2.dilate(bh, np.ones((pip_d, pip_d), np.uint8))) & (bh > PIP_MIN_DARKNESS)
-    ys, xs = np.nonzero(peaks)
+    found = cv2.findNonZero(peaks.view(np.uint8))        # as np.nonzero gives them (row by row), faster
+    found = found.reshape(-1, 2) if found is not None else np.zeros((0, 2), np.int32)
+    xs, ys = found[:, 0], found[:, 1]
     out: list[tuple[float, float]] = []
     # a pip is much darker than the face round it
     bright = cv2.dilate(gray, np.ones((3 * pip_d, 3 * pip_d), np.uint8))
@@ -385,9 +387,9 @@ def find_dice(view: np.ndarray, px_per_mm: float) -> list[dict]:
     gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY) if view.ndim == 3 else view
     gray = cv2.GaussianBlur(gray, (3, 3), 0)
     pips = _pips(gray, px_per_mm)
-    log_grey = _LOG_GREY[gray]
-    gx = cv2.Sobel(log_grey, cv2.CV_32F, 1, 0, ksize=3) / 8.0
-    gy = cv2.Sobel(log_grey, cv2.CV_32F, 0, 1, ksize=3) / 8.0
+    log_grey = cv2.LUT(gray, _LOG_GREY)
+    gx = cv2.Sobel(log_grey, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
+    gy = cv2.Sobel(log_grey, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
     dice: list[dict] = []
     used = [False] * len(pips)
     groups = _clusters(pips, px_per_mm)
