@@ -145,6 +145,7 @@ RIM_REACH = 16.0                    # mm: a side is searched this far either way
 RIM_SEGMENTS = 10
 EDGE_CLEARANCE = 3.0                # mask pixels: an outline corner nearer the picture's edge is a board cut off
 MIN_LAYOUT_SCORE = 5.0
+LAYOUT_LINE_CAP = 10.0              # a drawn line's part of the layout score is capped at this either way
 GOOD_LAYOUT_SCORE = 90.0            # an outline whose drawing shows this well needs no other candidates
 ASPECT_TOLERANCE = 0.05            # an outline this far from the board's proportions may have lost a side
 SAME_OUTLINE_PX = 4.0               # mask pixels: outlines whose corners all lie this close are one
@@ -166,6 +167,9 @@ _LAYOUT_LINES = (
     (False, TABLE_H / 2 - TABLE_TRAY_SPLIT / 2, _X_TRAY0, _X_TRAY1),
     (False, TABLE_H / 2 + TABLE_TRAY_SPLIT / 2, _X_TRAY0, _X_TRAY1),
 )
+
+
+MAX_LAYOUT_SCORE = LAYOUT_LINE_CAP * len(_LAYOUT_LINES)   # every drawn line shows at its cap
 
 
 def _order_corners(pts: np.ndarray) -> np.ndarray:
@@ -256,16 +260,18 @@ def _aspect_variants(quad: np.ndarray) -> list[np.ndarray]:
             np.array([bl + (tl - bl) * f, br + (tr - br) * f, br, bl])]
 
 
-def _outline_candidates(image: np.ndarray):
+def _outline_candidates(image: np.ndarray, edges_wanted):
     """Possible board outlines, yielded as (mask they come from, corners in picture pixels): those of
-    the colour mask first, then those of the sharp-edge mask (made only when asked for).
-    BoardNotFound / BoardPartlyInView when there is none."""
+    the colour mask first, then those of the sharp-edge mask (made only when ``edges_wanted()`` says
+    so once the colour mask's have been looked at).  BoardNotFound / BoardPartlyInView when there is none."""
     # foreground_mask's k-means starts from OpenCV's random generator: seeded, a picture always reads the same
     cv2.setRNGSeed(0)
     mask, scale = foreground_mask(image, OUTLINE_WORK_WIDTH)
     mh, mw = mask.shape
     quads, cut_off = [], False
     for source in ("colour", "edges"):
+        if source == "edges" and not edges_wanted():
+            break
         m = mask if source == "colour" else edge_enclosed_mask(image, scale)
         contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         if not contours:
@@ -323,7 +329,7 @@ def _layout_score(gx: np.ndarray, gy: np.ndarray) -> float:
             on, beside = gx[a:b, p], np.maximum(gx[a:b, p - off], gx[a:b, p + off])
         else:
             on, beside = gy[p, a:b], np.maximum(gy[p - off, a:b], gy[p + off, a:b])
-        total += float(np.clip(np.median(on - beside), -10.0, 10.0))
+        total += float(np.clip(np.median(on - beside), -LAYOUT_LINE_CAP, LAYOUT_LINE_CAP))
     return total
 
 
@@ -364,11 +370,16 @@ def find_table_board(image: np.ndarray) -> np.ndarray:
     """The board's four corners in pixels (TL, TR, BR, BL): the outline candidate whose layout shows
     best, refined twice onto its rim (a refinement is kept only when the layout shows better)."""
     scored = []
-    for source, quad in _outline_candidates(image):
-        if source == "edges" and scored and max(s[0] for s in scored) >= GOOD_LAYOUT_SCORE:
-            break                        # the colour mask's outline shows the board clearly: no need to look further
+
+    def edges_wanted() -> bool:
+        # not when the colour mask's outline shows the board clearly
+        return not scored or max(s[0] for s in scored) < GOOD_LAYOUT_SCORE
+
+    for source, quad in _outline_candidates(image, edges_wanted):
         H, gx, gy = _layout_edges(image, quad)
         scored.append((_layout_score(gx, gy), quad, H, gx, gy))
+        if scored[-1][0] >= MAX_LAYOUT_SCORE:
+            break                        # no later outline can show the drawing better (the first best is kept)
     score, quad, H, gx, gy = max(scored, key=lambda s: s[0])
     for _ in range(2):
         refined = _refine_outline(H, gx, gy)
