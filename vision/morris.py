@@ -52,6 +52,9 @@ WHITE_RATIO = 0.62          # loose piece brightness / brighter cloth around bel
 DARKER_BLACK = 0.13         # loose piece darker than the cloth right round it by this share of it: black
 DARKER_WHITE = 0.11         # by less than this: white (in between: unsure, the side's counts are not given)
 LOOSE_AROUND_PERCENTILE = 75.0  # beside the board: the cloth's brighter part is the reference
+CELL_RIM = 6.0              # beside the board a rim weaker than this is also checked for a square cloth cell:
+FOURFOLD_MIN = 0.4          # its edge round the ring, folded onto a quarter turn, must not dip below this share
+PROFILE_SAMPLES = 64        # angles the rim's edge is sampled at for that check (a multiple of four)
 
 
 def _disc_offsets(r_in: float, r_out0: float, r_out1: float) -> tuple[np.ndarray, np.ndarray]:
@@ -120,6 +123,31 @@ def _best_rings(gx, gy, centres, r, search, radii=(0.86, 1.0)):
     j = np.argmax(score, axis=1)
     xy = cand.reshape(n, len(fine), 2)[np.arange(n), j]
     return score[np.arange(n), j], xy[:, 0], xy[:, 1]
+
+
+def _rim_profile(gx, gy, x: float, y: float, radius: float) -> np.ndarray:
+    """Edge strength across a circle round (x, y) at PROFILE_SAMPLES angles from the picture's
+    x axis: the radial minus the tangential gradient, the strongest within 1.5 px of the radius
+    (vision.board_outline.ring_response before it takes a percentile)."""
+    h, w = gx.shape
+    ang = np.linspace(0.0, 2 * np.pi, PROFILE_SAMPLES, endpoint=False)
+    nx, ny = np.cos(ang), np.sin(ang)
+    best = np.full(PROFILE_SAMPLES, -np.inf)
+    for dr in (-1.5, 0.0, 1.5):
+        xi = np.clip(np.rint(x + (radius + dr) * nx).astype(np.int64), 0, w - 1)
+        yi = np.clip(np.rint(y + (radius + dr) * ny).astype(np.int64), 0, h - 1)
+        gxs, gys = gx[yi, xi], gy[yi, xi]
+        best = np.maximum(best, np.abs(gxs * nx + gys * ny) - np.abs(gys * nx - gxs * ny))
+    return best
+
+
+def _fourfold_share(profile: np.ndarray) -> float:
+    """The rim profile folded onto a quarter turn (the four quarters averaged): its weakest
+    angle over its strongest.  A disc's rim is even all round (near 1); a square cell of a
+    checked cloth has edges across the ring only near its sides, and none at its four
+    corners, which all fall at the same angle of the fold (near 0)."""
+    folded = profile.reshape(4, -1).mean(axis=0)
+    return float(folded.min() / max(float(folded.max()), 1e-3))
 
 
 def _texture(gx, gy, xs, ys, r) -> np.ndarray:
@@ -212,6 +240,8 @@ def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
     for s, x, y, texture in zip(strength, bx, by, _texture(gx, gy, bx, by, r)):
         if s >= PRESENCE_MIN and s >= TEXTURE_FACTOR * texture \
                 and (s >= STRONG_RIM or s >= WEAK_RIM_TEXTURE * texture):
+            if s < CELL_RIM and _fourfold_share(_rim_profile(gx, gy, x, y, r)) < FOURFOLD_MIN:
+                continue            # a square cell of a checked cloth, not a round piece
             cands.append((float(s), float(x), float(y)))
     cands.sort(reverse=True)
     for s, x, y in cands:
@@ -390,6 +420,7 @@ def _snap_to_lines(line_map: np.ndarray, H: np.ndarray) -> np.ndarray:
     return H
 
 
+KMEANS_SEED = 12345       # OpenCV's random state before the colour mask's k-means (same picture, same reading)
 PLATE_WORK_WIDTH = 640    # px: the outlines are looked for at this width (the lines then place the plate)
 OPEN_FRACTION = 0.065     # of the mask's width: bumps narrower than this (pieces, glare, cloth cells) are cut off
 
@@ -458,6 +489,9 @@ def _find_plate(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     edge_outlines, edge_error = _mask_outlines(edge_enclosed_mask(image, scale), scale)
     score, H, partly = _best_plate(image, line_map, edge_outlines)
     if H is None or score < SURE_LINE_SCORE:
+        # foreground_mask clusters the table's colours by k-means++, seeded from OpenCV's global
+        # random state: without a fixed seed the same picture could be read differently each time.
+        cv2.setRNGSeed(KMEANS_SEED)
         mask, _ = foreground_mask(image, PLATE_WORK_WIDTH)
         colour_outlines, colour_error = _mask_outlines(mask, scale)
         score, H, partly = _best_plate(image, line_map, colour_outlines + edge_outlines)
