@@ -266,7 +266,7 @@ def _outline_candidates(image: np.ndarray, edges_wanted):
     so once the colour mask's have been looked at).  BoardNotFound / BoardPartlyInView when there is none."""
     # foreground_mask's k-means starts from OpenCV's random generator: seeded, a picture always reads the same
     cv2.setRNGSeed(0)
-    mask, scale = foreground_mask(image, OUTLINE_WORK_WIDTH)
+    mask, scale = foreground_mask(image, OUTLINE_WORK_WIDTH, fast_distance=True)
     mh, mw = mask.shape
     quads, cut_off = [], False
     for source in ("colour", "edges"):

@@ -92,8 +92,29 @@ def _table_model(lab: np.ndarray, border: int) -> np.ndarray:
     return centres
 
 
-def foreground_mask(image: np.ndarray, work_width: int = WORK_WIDTH) -> tuple[np.ndarray, float]:
-    """(mask of what is not table, scale from full-size to the mask's pixels)."""
+def _nearest_distance2(lab: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """Squared distance of every pixel of ``lab`` (h, w, 3 float32) to the nearest of ``centres``, summed
+    channel by channel: the same values as foreground_mask's sum over the last axis, several times faster."""
+    channels = [np.ascontiguousarray(lab[..., i]) for i in range(3)]
+    dist2 = np.full(lab.shape[:2], np.inf, np.float32)
+    for c in np.asarray(centres, np.float32):
+        d = channels[0] - c[0]
+        d2 = d * d
+        d = channels[1] - c[1]
+        d2 += d * d
+        d = channels[2] - c[2]
+        d2 += d * d
+        dist2 = np.minimum(dist2, d2)
+    return dist2
+
+
+def foreground_mask(image: np.ndarray, work_width: int = WORK_WIDTH,
+                    fast_distance: bool = False) -> tuple[np.ndarray, float]:
+    """(mask of what is not table, scale from full-size to the mask's pixels).
+
+    ``fast_distance``: the colour distances summed channel by channel (_nearest_distance2): the same
+    mask, about 5 ms less at 640 px wide.  Off by default so that the readers measured with the sum
+    over the last axis keep it until their owners switch."""
     h, w = image.shape[:2]
     scale = min(1.0, work_width / float(w))
     small = cv2.resize(image, (int(round(w * scale)), int(round(h * scale))), interpolation=cv2.INTER_AREA) \
@@ -102,10 +123,13 @@ def foreground_mask(image: np.ndarray, work_width: int = WORK_WIDTH) -> tuple[np
     lab = shade_tolerant(cv2.cvtColor(small, cv2.COLOR_BGR2LAB))
     border = max(3, int(min(small.shape[:2]) * BORDER_FRACTION))
     centres = _table_model(lab, border)
-    dist2 = np.full(lab.shape[:2], np.inf, np.float32)
-    for c in centres:
-        d = lab - c[None, None, :].astype(np.float32)
-        dist2 = np.minimum(dist2, np.einsum("ijk,ijk->ij", d, d))
+    if fast_distance:
+        dist2 = _nearest_distance2(lab, centres)
+    else:
+        dist2 = np.full(lab.shape[:2], np.inf, np.float32)
+        for c in centres:
+            d = lab - c[None, None, :].astype(np.float32)
+            dist2 = np.minimum(dist2, np.einsum("ijk,ijk->ij", d, d))
     mask = (dist2 > FOREGROUND_DISTANCE ** 2).astype(np.uint8) * 255
     k = np.ones((5, 5), np.uint8)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k)
