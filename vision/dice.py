@@ -73,9 +73,13 @@ def _face_at(gray: np.ndarray, x: float, y: float, px_per_mm: float):
     x1, y1 = min(gray.shape[1], int(x) + R + 1), min(gray.shape[0], int(y) + R + 1)
     patch = gray[y0:y1, x0:x1]
     ring_r = DIE_MM * 0.085 * px_per_mm * 2.0
-    yy, xx = np.mgrid[y0:y1, x0:x1]
+    # the ring round the pip, looked for in a window just wide enough (inside the patch)
+    reach = int(ring_r + 3) + 2
+    wx0, wy0 = max(x0, int(x) - reach), max(y0, int(y) - reach)
+    wx1, wy1 = min(x1, int(x) + reach + 1), min(y1, int(y) + reach + 1)
+    yy, xx = np.mgrid[wy0:wy1, wx0:wx1]
     d = np.hypot(xx - x, yy - y)
-    around = patch[(d > ring_r) & (d < ring_r + 3)]
+    around = gray[wy0:wy1, wx0:wx1][(d > ring_r) & (d < ring_r + 3)]
     if around.size == 0:
         return None
     level = float(np.percentile(around, 75))
