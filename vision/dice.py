@@ -316,7 +316,36 @@ def _plain_round(gray: np.ndarray, centre, radius: float) -> bool:
     return float(ring.min()) >= FLAT_SIDE_SHARE * float(ring.max())
 
 
-def _flat_die(gray, gx, gy, pips: list, members: list[int], px_per_mm: float):
+_EDGE_WINDOW_MM = 30.0      # a flat die's edges are looked at within this of its pips' centre (they reach ~15 mm)
+
+
+class _EdgesNear:
+    """An edge picture (d/dx or d/dy of log-brightness) made for a window of the picture only, read
+    with the whole picture's pixel indices: ``edges[yi, xi]`` as the whole picture's edges would give
+    (``shape`` is the whole picture's).  Indices outside the window are not allowed for."""
+
+    def __init__(self, values: np.ndarray, x0: int, y0: int, shape: tuple):
+        self.values, self.x0, self.y0, self.shape = values, x0, y0, shape
+
+    def __getitem__(self, index):
+        yi, xi = index
+        return self.values[yi - self.y0, xi - self.x0]
+
+
+def _log_edges_near(gray: np.ndarray, x: float, y: float, reach: int) -> tuple[_EdgesNear, _EdgesNear]:
+    """d/dx, d/dy of log-brightness within ``reach`` pixels of (x, y): the values the whole picture's
+    Sobel has there (the window is made a pixel wider than asked for, and where it meets the picture's
+    edge, so does the picture's)."""
+    h, w = gray.shape
+    x0, y0 = max(0, int(x) - reach - 1), max(0, int(y) - reach - 1)
+    x1, y1 = min(w, int(x) + reach + 2), min(h, int(y) + reach + 2)
+    log_grey = cv2.LUT(gray[y0:y1, x0:x1], _LOG_GREY)
+    gx = cv2.Sobel(log_grey, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
+    gy = cv2.Sobel(log_grey, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
+    return _EdgesNear(gx, x0, y0, gray.shape), _EdgesNear(gy, x0, y0, gray.shape)
+
+
+def _flat_die(gray, pips: list, members: list[int], px_per_mm: float):
     """The flat die these pips belong to, as a dict, or None when they do not make one clearly.
 
     A flat die: the pips sit on a die's layout; a die-sized square round them has a sharp edge on all
@@ -332,6 +361,7 @@ def _flat_die(gray, gx, gy, pips: list, members: list[int], px_per_mm: float):
         return None
     if err > FLAT_PIP_TOLERANCE * half:
         return None
+    gx, gy = _log_edges_near(gray, centre[0], centre[1], int(_EDGE_WINDOW_MM * px_per_mm))
     cx, cy, a, support = _fit_square(gx, gy, centre, angle, px_per_mm)
     if float(support.min()) < EDGE_MIN:
         return None
@@ -391,14 +421,11 @@ def find_dice(view: np.ndarray, px_per_mm: float) -> list[dict]:
     gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY) if view.ndim == 3 else view
     gray = cv2.GaussianBlur(gray, (3, 3), 0)
     pips = _pips(gray, px_per_mm)
-    log_grey = cv2.LUT(gray, _LOG_GREY)
-    gx = cv2.Sobel(log_grey, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
-    gy = cv2.Sobel(log_grey, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
     dice: list[dict] = []
     used = [False] * len(pips)
     groups = _clusters(pips, px_per_mm)
     for members in groups:
-        die = _flat_die(gray, gx, gy, pips, members, px_per_mm)
+        die = _flat_die(gray, pips, members, px_per_mm)
         if die is not None:
             for j in members:
                 used[j] = True
