@@ -308,12 +308,17 @@ def _layout_edges(image_bgra: np.ndarray, quad: np.ndarray):
     m = LAYOUT_MARGIN
     S = np.array([[1.0, 0, -m], [0, 1.0, -m], [0, 0, 1]])
     size = (int(TABLE_W + 2 * m), int(TABLE_H + 2 * m))
-    top = cv2.cvtColor(cv2.warpPerspective(image_bgra, H @ S, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                           borderMode=cv2.BORDER_REPLICATE), cv2.COLOR_BGRA2BGR)
-    log = cv2.LUT(top, _LOG_GREY)
-    gx = np.abs(cv2.Sobel(log, cv2.CV_32F, 1, 0, ksize=3, scale=0.125))
-    gy = np.abs(cv2.Sobel(log, cv2.CV_32F, 0, 1, ksize=3, scale=0.125))
-    return H, cv2.max(cv2.max(gx[..., 0], gx[..., 1]), gx[..., 2]), cv2.max(cv2.max(gy[..., 0], gy[..., 1]), gy[..., 2])
+    top = cv2.warpPerspective(image_bgra, H @ S, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                              borderMode=cv2.BORDER_REPLICATE)
+    # channel by channel (B, G, R; not the fourth): few large pictures alive at once
+    gx_max = gy_max = None
+    for channel in cv2.split(top)[:3]:
+        log = cv2.LUT(channel, _LOG_GREY)
+        gx = cv2.absdiff(cv2.Sobel(log, cv2.CV_32F, 1, 0, ksize=3, scale=0.125), 0.0)
+        gy = cv2.absdiff(cv2.Sobel(log, cv2.CV_32F, 0, 1, ksize=3, scale=0.125), 0.0)
+        gx_max = gx if gx_max is None else cv2.max(gx_max, gx, dst=gx_max)
+        gy_max = gy if gy_max is None else cv2.max(gy_max, gy, dst=gy_max)
+    return H, gx_max, gy_max
 
 
 def _layout_score(gx: np.ndarray, gy: np.ndarray) -> float:
