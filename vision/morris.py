@@ -39,6 +39,7 @@ PX_PER_MM = 1.5             # the top-down picture's resolution (edge strengths 
 PIECES_PER_SIDE = 9         # nine men's morris
 SIDE_ZONE = 160.0           # mm left and right of the board searched for loose pieces
 SIDE_GAP = 6.0
+LOOSE_CLEARANCE = TINTAR_PIECE_R + 1.0  # mm: a loose piece's centre is at least this far from the plate
 COARSE_STEP = 4.0           # px between the positions a piece is first looked for at (then +-2 px finely)
 RING_PERCENTILE = 25.0      # the rim must show nearly all the way round
 MAX_LOOSE_CANDIDATES = 40   # rings looked at beside the board, strongest first
@@ -52,7 +53,7 @@ WHITE_RATIO = 0.62          # loose piece brightness / brighter cloth around bel
 DARKER_BLACK = 0.13         # loose piece darker than the cloth right round it by this share of it: black
 DARKER_WHITE = 0.11         # by less than this: white (in between: unsure, the side's counts are not given)
 LOOSE_AROUND_PERCENTILE = 75.0  # beside the board: the cloth's brighter part is the reference
-CELL_RIM = 6.0              # beside the board a rim weaker than this is also checked for a square cloth cell:
+CELL_RIM = 10.0             # beside the board a rim weaker than this is also checked for a square cloth cell:
 FOURFOLD_MIN = 0.4          # its edge round the ring, folded onto a quarter turn, must not dip below this share
 PROFILE_SAMPLES = 64        # angles the rim's edge is sampled at for that check (a multiple of four)
 
@@ -127,13 +128,14 @@ def _best_rings(gx, gy, centres, r, search, radii=(0.86, 1.0)):
 
 def _rim_profile(gx, gy, x: float, y: float, radius: float) -> np.ndarray:
     """Edge strength across a circle round (x, y) at PROFILE_SAMPLES angles from the picture's
-    x axis: the radial minus the tangential gradient, the strongest within 1.5 px of the radius
-    (vision.board_outline.ring_response before it takes a percentile)."""
+    x axis: the radial minus the tangential gradient, the strongest within 3 px of the radius
+    (so a centre found 2 px off still meets the rim all round); vision.board_outline.ring_response
+    before it takes a percentile."""
     h, w = gx.shape
     ang = np.linspace(0.0, 2 * np.pi, PROFILE_SAMPLES, endpoint=False)
     nx, ny = np.cos(ang), np.sin(ang)
     best = np.full(PROFILE_SAMPLES, -np.inf)
-    for dr in (-1.5, 0.0, 1.5):
+    for dr in (-3.0, -1.5, 0.0, 1.5, 3.0):
         xi = np.clip(np.rint(x + (radius + dr) * nx).astype(np.int64), 0, w - 1)
         yi = np.clip(np.rint(y + (radius + dr) * ny).astype(np.int64), 0, h - 1)
         gxs, gys = gx[yi, xi], gy[yi, xi]
@@ -223,20 +225,34 @@ def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
     x0_px, x1_px = max(0, int(x0_px)), min(gray.shape[1], int(x1_px))
     if not in_view or x1_px <= x0_px:
         return None
-    resp = _circle_map(gray[:, x0_px:x1_px], r)
+    # The circle map is made a little wider than the column (a cut through the cloth would make
+    # rings of its own there), then its peaks are taken inside the column only.
+    pad = int(1.5 * r)
+    m0, m1 = max(0, x0_px - pad), min(gray.shape[1], x1_px + pad)
+    resp = _circle_map(gray[:, m0:m1], r)
     peaks = (resp >= cv2.dilate(resp, np.ones((int(r), int(r)), np.uint8))) & (resp > CANDIDATE_MIN)
     # A piece's whole rim must be in the picture: centres at the picture's edge are filter artefacts.
     edge = int(0.8 * r)
     peaks[:edge] = peaks[-edge:] = False
-    if x0_px == 0:
+    if m0 == 0:
         peaks[:, :edge] = False
-    if x1_px >= gray.shape[1]:
+    if m1 >= gray.shape[1]:
         peaks[:, -edge:] = False
+    peaks[:, :x0_px - m0] = False
+    peaks[:, x1_px - m0:] = False
     ys, xs = np.nonzero(peaks)
-    order = np.argsort(-resp[ys, xs])[:MAX_LOOSE_CANDIDATES]
+    peak_strength = resp[ys, xs]
+    xs = xs + m0                                    # columns of the top-down picture
+    # A dotted cloth gives hundreds of peaks (a ring of dots looks like a rim to the circle map),
+    # a checked one many cells: the candidates are the strongest peaks and, besides, those whose
+    # rim shows nearly all the way round in a quick ring test.
+    quick = ring_response(gx, gy, np.c_[xs, ys], r, samples=24, band=1.5, percentile=RING_PERCENTILE)
+    order = np.union1d(np.argsort(-peak_strength)[:MAX_LOOSE_CANDIDATES], np.argsort(-quick)[:MAX_LOOSE_CANDIDATES])
     found = []
     cands = []
-    strength, bx, by = _best_rings(gx, gy, np.c_[xs[order] + x0_px, ys[order]], r, 0, radii=(1.0,))
+    strength, bx, by = _best_rings(gx, gy, np.c_[xs[order], ys[order]], r, 0, radii=(1.0,))
+    # Once more from there: a rim in shade is sharp, and 1 px off-centre can halve its strength.
+    strength, bx, by = _best_rings(gx, gy, np.c_[bx, by], r, 0, radii=(1.0,))
     for s, x, y, texture in zip(strength, bx, by, _texture(gx, gy, bx, by, r)):
         if s >= PRESENCE_MIN and s >= TEXTURE_FACTOR * texture \
                 and (s >= STRONG_RIM or s >= WEAK_RIM_TEXTURE * texture):
@@ -561,8 +577,11 @@ def read(image, calibration=None) -> dict:
     left_in = _zone_in_view(image.shape, H, x0, -SIDE_GAP, 0.0, TINTAR_SIZE)
     right_in = _zone_in_view(image.shape, H, TINTAR_SIZE + SIDE_GAP, TINTAR_SIZE + SIDE_GAP + SIDE_ZONE, 0.0,
                              TINTAR_SIZE)
-    left = _side_pieces(gray, lum, gx, gy, left_in, 0, SIDE_ZONE * PX_PER_MM, r)
-    right = _side_pieces(gray, lum, gx, gy, right_in, (TINTAR_SIZE + SIDE_GAP - x0) * PX_PER_MM, gray.shape[1], r)
+    # Loose pieces lie beside the plate: a centre closer to it than a piece's radius would put the
+    # piece on the board's frame (rings there are the frame's edge and its shadow on the cloth).
+    left = _side_pieces(gray, lum, gx, gy, left_in, 0, (-LOOSE_CLEARANCE - x0) * PX_PER_MM, r)
+    right = _side_pieces(gray, lum, gx, gy, right_in, (TINTAR_SIZE + LOOSE_CLEARANCE - x0) * PX_PER_MM,
+                         gray.shape[1], r)
     for key, pieces in (("in_hand", left), ("captured", right)):
         # A side with a piece of unsure colour gives no counts rather than wrong ones.
         unsure = pieces is None or any(p[2] == "unsure" for p in pieces)
