@@ -95,16 +95,17 @@ def _table_model(lab: np.ndarray, border: int) -> np.ndarray:
 def _nearest_distance2(lab: np.ndarray, centres: np.ndarray) -> np.ndarray:
     """Squared distance of every pixel of ``lab`` (h, w, 3 float32) to the nearest of ``centres``, summed
     channel by channel: the same values as foreground_mask's sum over the last axis, several times faster."""
-    channels = [np.ascontiguousarray(lab[..., i]) for i in range(3)]
     dist2 = np.full(lab.shape[:2], np.inf, np.float32)
+    d = np.empty(lab.shape[:2], np.float32)
+    d2 = np.empty(lab.shape[:2], np.float32)
     for c in np.asarray(centres, np.float32):
-        d = channels[0] - c[0]
-        d2 = d * d
-        d = channels[1] - c[1]
-        d2 += d * d
-        d = channels[2] - c[2]
-        d2 += d * d
-        dist2 = np.minimum(dist2, d2)
+        np.subtract(lab[..., 0], c[0], out=d)
+        np.multiply(d, d, out=d2)
+        for i in (1, 2):
+            np.subtract(lab[..., i], c[i], out=d)
+            d *= d
+            d2 += d
+        np.minimum(dist2, d2, out=dist2)
     return dist2
 
 
