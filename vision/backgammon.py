@@ -439,10 +439,9 @@ class _View:
         x0, y0 = (int(v) for v in self.px(-4.0, -4.0))
         x1, y1 = (int(v) for v in self.px(TABLE_W + 4.0, TABLE_H + 4.0))
         self.board_x0, self.board_y0 = x0, y0
-        # edges of log-brightness: a shadow or a dim corner scales contrast, log makes it equal
-        self.log = cv2.LUT(self.gray[y0:y1, x0:x1], _LOG_GREY)
-        # vision.board_outline.gradients(self.log), with fewer pictures made on the way (the same values)
-        smooth = cv2.GaussianBlur(self.log, (0, 0), 1.2)
+        # edges of log-brightness: a shadow or a dim corner scales contrast, log makes it equal;
+        # vision.board_outline.gradients(log), with fewer pictures made on the way (the same values)
+        smooth = cv2.GaussianBlur(cv2.LUT(self.gray[y0:y1, x0:x1], _LOG_GREY), (0, 0), 1.2)
         self.gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
         self.gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
 
@@ -461,12 +460,14 @@ def _rim_polarity(view: _View, x_mm: float, base_mm: float, d: float, end_mm: fl
     """
     k = PX_PER_MM
     ts = np.arange(0.0, max(end_mm, 2.0), 1.0 / k)
-    h, w = view.log.shape
+    h, w = view.gx.shape               # the board part of the view
     cols = []
     for dx in np.arange(-2.0, 2.5, 1.0):
         px, py = view.px(x_mm + dx, base_mm + d * ts)
         px, py = px - view.board_x0, py - view.board_y0
-        cols.append(view.log[np.clip(py.astype(int), 0, h - 1), np.clip(int(px), 0, w - 1)])
+        grey = view.gray[view.board_y0 + np.clip(py.astype(int), 0, h - 1),
+                         view.board_x0 + np.clip(int(px), 0, w - 1)]
+        cols.append(_LOG_GREY[grey])
     profile = np.median(np.array(cols, np.float32), axis=0)[None, :]
     kernel = np.ones((1, int(RIM_BAND_MM * k) | 1), np.uint8)
     light = profile - cv2.morphologyEx(profile, cv2.MORPH_OPEN, kernel)
@@ -560,14 +561,17 @@ def _overlapped_count(response: np.ndarray, ts: np.ndarray) -> int:
     row = response.astype(np.float32)[None, :]
     high, low = cv2.dilate(row, kernel)[0], cv2.erode(row, kernel)[0]
     best_n, best_score = 6, -np.inf
+    shifts = np.arange(-1.5, 3.1, STEP_MM)[:, None]
     for n in range(6, 16):
         spacing = (TABLE_POINT_L - 2 * CHECKER_R) / (n - 1)
-        for shift in np.arange(-1.5, 3.1, STEP_MM):
-            centres = CHECKER_R + shift + spacing * np.arange(n)
-            score = float(np.mean(np.interp(centres[1:-1], ts, high))
-                          - np.mean(np.interp(centres[:-1] + spacing / 2, ts, low)))
-            if score > best_score:
-                best_n, best_score = n, score
+        centres = CHECKER_R + shifts + spacing * np.arange(n)[None, :]       # a row per shift
+        inner = centres[:, 1:-1]
+        between = centres[:, :-1] + spacing / 2
+        scores = (np.interp(inner.ravel(), ts, high).reshape(inner.shape).mean(axis=1)
+                  - np.interp(between.ravel(), ts, low).reshape(between.shape).mean(axis=1))
+        i = int(np.argmax(scores))
+        if scores[i] > best_score:
+            best_n, best_score = n, float(scores[i])
     return best_n
 
 
