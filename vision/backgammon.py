@@ -426,14 +426,20 @@ def find_table_board(image: np.ndarray, image_bgra: np.ndarray | None = None) ->
 # ---------------------------------------------------------------- reading --
 
 class _View:
-    """The board from straight above, with gradients; board mm <-> pixels of that picture."""
+    """The board from straight above in grey (and, after make_edges, the gradients of its board part);
+    board mm <-> pixels of that picture."""
 
     def __init__(self, image_bgra: np.ndarray, H: np.ndarray):
         self.x0, self.y0 = -MARGIN_X, -MARGIN_Y
         top, _ = top_down(image_bgra, H, self.x0, self.y0, TABLE_W + MARGIN_X, TABLE_H + MARGIN_Y, PX_PER_MM,
                           with_inside=False)
         self.gray = cv2.cvtColor(top, cv2.COLOR_BGRA2GRAY)
-        del top                         # (memory given back before the next large pictures are made)
+        self.gx = self.gy = None
+        self.board_x0 = self.board_y0 = 0
+
+    def make_edges(self) -> None:
+        """The gradients the checkers' rims are found by (``gx``, ``gy``), made when needed: a picture
+        alive for less of the reading is memory the process need not map again (page faults cost)."""
         # checkers lie on the board: log-brightness and its edges are needed there only (the margin is for
         # the dice); (board_x0, board_y0) is that part's top-left corner in the view
         x0, y0 = (int(v) for v in self.px(-4.0, -4.0))
@@ -671,6 +677,9 @@ def read(image, calibration=None) -> dict:
                             f"long side across the picture) / nu se vede tabla de table")
     H = board_homography(corners, TABLE_W, TABLE_H)
     view = _View(image_bgra, H)
+    del image_bgra
+    dice = dice_reader.read_dice(view.gray, PX_PER_MM, (-view.x0, -view.y0, TABLE_W, TABLE_H))
+    view.make_edges()                  # after the dice: their pictures are freed by then
     stacks = [_stack(view, table_point_axis(p), TABLE_POINT_L) for p in range(1, 25)]
     bar_len = TABLE_H / 2 - TABLE_FRAME - 4
     bars = [_stack(view, table_bar_axis(h), bar_len) for h in ("top", "bottom")]
@@ -690,8 +699,7 @@ def read(image, calibration=None) -> dict:
         off[0 if c == "white" else 1] += n
     _fill_glare_deficit(view, points, bar, off,
                         [(which, n, c) for which, (n, _, _), c in zip(("bottom", "top"), trays, colours[26:28])])
-    result = {"points": points, "bar": bar, "off": off,
-              "dice": dice_reader.read_dice(view.gray, PX_PER_MM, (-view.x0, -view.y0, TABLE_W, TABLE_H))}
+    result = {"points": points, "bar": bar, "off": off, "dice": dice}
     totals = [sum(p[side] for p in points) + bar[side] + off[side] for side in (0, 1)]
     if totals == [15, 15]:
         result["position_id"] = position_id(points, bar, True)
