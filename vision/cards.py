@@ -44,10 +44,11 @@ from vision.imaging import check_frame
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "cards.npz"
 RANK_CLASSES = list("A23456789TJQK") + [None]
 SUIT_CLASSES = list("SHDC")
-DEFAULT_THRESHOLD = 0.98
+DEFAULT_THRESHOLD = 0.96
 NMS_RADIUS = 0.9          # hypotheses closer than this (in rank-suit distances) read one index
 MIN_REPORTED = 0.3        # weaker readings are not reported at all (a card region may still be)
 DISAGREE_IGNORED = 0.4    # a reading this unsure does not veto the other corner's
+SPLIT_CONFIDENT = 0.98    # two different readings both this sure are two cards, not one card's corners
 MAX_SCALE_RATIO = 1.5     # a reading this much larger than the picture's typical index is not named
 SCALE_VOTE = 0.5          # readings at least this confident vote for the picture's typical index size
 WORK_WIDTH = 1280          # pictures wider than this are read at this width
@@ -359,20 +360,35 @@ def index_candidates(work: np.ndarray) -> Candidates:
 # --------------------------------------------------------------- model -----
 
 class CardModel:
-    """The two-headed MLP (rank-or-none, suit) and the index -> card geometry."""
+    """The two-headed MLP (rank-or-none, suit) and the index -> card geometry.
+
+    A model file may hold several networks trained apart (different data, sizes and starting
+    weights): the first under plain names (``W1`` ...), the others prefixed ``m1_``, ``m2_`` ...
+    Their probabilities are averaged: two networks rarely make the same mistake with the same
+    confidence, so the average is sure less often when wrong than either network alone."""
+
+    LAYERS = ("W1", "b1", "W2", "b2", "Wr", "br", "Ws", "bs", "mean", "std")
 
     def __init__(self, params: dict):
         self.p = {k: np.asarray(v) for k, v in params.items()}
-        self.mean = self.p["mean"].astype(np.float32)
-        self.std = self.p["std"].astype(np.float32)
+        self.members = []
+        for prefix in [""] + [f"m{k}_" for k in range(1, 100)]:
+            if prefix + "W1" not in self.p:
+                break
+            m = {k: self.p[prefix + k].astype(np.float32) for k in self.LAYERS}
+            self.members.append(m)
         self.geometry = self.p["geometry"].astype(np.float64)   # corner_u, corner_v, width, height (in scale)
 
     def predict(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(rank probabilities N x 14, suit probabilities N x 4)."""
-        x = (features - self.mean) / self.std
-        h = np.maximum(0, x @ self.p["W1"] + self.p["b1"])
-        h = np.maximum(0, h @ self.p["W2"] + self.p["b2"])
-        return _softmax(h @ self.p["Wr"] + self.p["br"]), _softmax(h @ self.p["Ws"] + self.p["bs"])
+        """(rank probabilities N x 14, suit probabilities N x 4), averaged over the networks."""
+        ranks, suits = [], []
+        for m in self.members:
+            x = (features - m["mean"]) / m["std"]
+            h = np.maximum(0, x @ m["W1"] + m["b1"])
+            h = np.maximum(0, h @ m["W2"] + m["b2"])
+            ranks.append(_softmax(h @ m["Wr"] + m["br"]))
+            suits.append(_softmax(h @ m["Ws"] + m["bs"]))
+        return np.mean(ranks, axis=0), np.mean(suits, axis=0)
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:
@@ -420,19 +436,31 @@ def _nms(readings: list[dict]) -> list[dict]:
 
 def _group(readings: list[dict]) -> list[list[dict]]:
     """Readings of the same card (its two index corners) grouped together."""
-    groups: list[list[dict]] = []
-    for r in sorted(readings, key=lambda r: -r["confidence"]):
+    # pairs of readings that could be one card's two corners (opposite directions, the same
+    # predicted outline); in a meld or a fan the neighbours' outlines nearly coincide too, so the
+    # pairs that read the same card are taken first, then the closest ones
+    readings = sorted(readings, key=lambda r: -r["confidence"])
+    pairs = []
+    for i, r in enumerate(readings):
         c = r["quad"].mean(axis=0)
-        for g in groups:
-            g0 = g[0]
-            c0 = g0["quad"].mean(axis=0)
-            h = np.linalg.norm(g0["quad"][3] - g0["quad"][0])
-            anti = float(np.dot(r["down"], g0["down"])) < -0.85
-            if anti and np.hypot(*(c - c0)) < 0.35 * h and len(g) < 2:
-                g.append(r)
-                break
-        else:
+        h = np.linalg.norm(r["quad"][3] - r["quad"][0])
+        for j in range(i + 1, len(readings)):
+            o = readings[j]
+            if float(np.dot(r["down"], o["down"])) >= -0.85:
+                continue
+            d = np.hypot(*(o["quad"].mean(axis=0) - c))
+            if d < 0.35 * h:
+                pairs.append((r["card"] != o["card"], d / h, i, j))
+    partner: dict[int, int] = {}
+    for _, _, i, j in sorted(pairs):
+        if i not in partner and j not in partner:
+            partner[i], partner[j] = j, i
+    groups: list[list[dict]] = []
+    for i, r in enumerate(readings):
+        if i not in partner:
             groups.append([r])
+        elif partner[i] > i:
+            groups.append([r, readings[partner[i]]])
     # one pack has each card once: the same card read twice nearby is one card seen at both corners
     merged: list[list[dict]] = []
     for g in groups:
@@ -493,7 +521,15 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
     typical = float(np.median(votes)) if votes else 0.0
     cards = []
     named: list[tuple[np.ndarray, float]] = []
-    for g in sorted(_group(readings), key=lambda g: -max(r["confidence"] for r in g)):
+    groups = []
+    for g in _group(readings):
+        if len(g) == 2 and g[0]["card"] != g[1]["card"] and min(r["confidence"] for r in g) >= SPLIT_CONFIDENT:
+            # two sure, different readings whose outlines coincide: two cards of a meld or a fan
+            # (each index seen), far more often than one card misread at one corner
+            groups += [[g[0]], [g[1]]]
+        else:
+            groups.append(g)
+    for g in sorted(groups, key=lambda g: -max(r["confidence"] for r in g)):
         # a weak or odd-sized reading inside a card already read (a pip and a corner glyph) is not
         # another card; a confident one of the right size is a card lying on top of it, unless
         # a card read at both of its corners is entirely visible: nothing lies on top of it

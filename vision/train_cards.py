@@ -1,6 +1,8 @@
 """Train the card-index reader (vision/models/cards.npz) from rendered scenes.
 
-    python -m vision.train_cards --jobs 2        # the shipped model (see docs/vision.md for the time)
+    python -m vision.train_cards --jobs 2        # the first network of the shipped model
+    python -m vision.train_cards --jobs 2 --scenes 640 --hidden 160 80 \
+        --add-to vision/models/cards.npz         # its second network (see docs/vision.md)
     python -m vision.train_cards --scenes 60     # a quick smoke run
 
 It renders random scenes (vision.render) with the training decks only
@@ -11,7 +13,8 @@ hypothesis vision.cards generates, labels each from the exact ground truth
 right way, "not an index" otherwise), trains a small two-headed MLP in numpy
 and writes the weights, the feature normalisation and the index -> card
 geometry to ``vision/models/cards.npz``.  A tenth of the scenes is kept for a
-validation score printed at the end.
+validation score printed at the end.  With ``--add-to MODEL`` the network
+trained is added to the networks of MODEL (vision.cards averages them).
 """
 
 from __future__ import annotations
@@ -164,17 +167,17 @@ def _init(rng, n_in, n_out):
     return (rng.normal(0, np.sqrt(2.0 / n_in), (n_in, n_out)).astype(np.float32), np.zeros(n_out, np.float32))
 
 
-def train_mlp(X, R, S, epochs=30, seed=0, log=None) -> dict:
+def train_mlp(X, R, S, epochs=30, seed=0, log=None, hidden=HIDDEN) -> dict:
     rng = np.random.default_rng(seed)
     mean = X.mean(axis=0)
     std = X.std(axis=0) + 1e-3
     Xn = ((X - mean) / std).astype(np.float32)
     n_in = X.shape[1]
     P = {}
-    P["W1"], P["b1"] = _init(rng, n_in, HIDDEN[0])
-    P["W2"], P["b2"] = _init(rng, HIDDEN[0], HIDDEN[1])
-    P["Wr"], P["br"] = _init(rng, HIDDEN[1], 14)
-    P["Ws"], P["bs"] = _init(rng, HIDDEN[1], 4)
+    P["W1"], P["b1"] = _init(rng, n_in, hidden[0])
+    P["W2"], P["b2"] = _init(rng, hidden[0], hidden[1])
+    P["Wr"], P["br"] = _init(rng, hidden[1], 14)
+    P["Ws"], P["bs"] = _init(rng, hidden[1], 4)
     m = {k: np.zeros_like(v) for k, v in P.items()}
     v = {k: np.zeros_like(v) for k, v in P.items()}
     # weigh positives up: they are rarer than "not an index"
@@ -229,6 +232,20 @@ def train_mlp(X, R, S, epochs=30, seed=0, log=None) -> dict:
     return P
 
 
+def add_member(base: dict, new: dict) -> dict:
+    """The arrays of model file ``base`` with the network of ``new`` added as its next member
+    (``m1_``, ``m2_`` ... names); the geometry and training record of ``base`` are kept, the new
+    network's training record is kept under its prefix."""
+    out = dict(base)
+    k = 1
+    while f"m{k}_W1" in out:
+        k += 1
+    for name in cardlib.CardModel.LAYERS + ("train_decks", "train_seeds"):
+        if name in new:
+            out[f"m{k}_{name}"] = new[name]
+    return out
+
+
 def evaluate(model: cardlib.CardModel, X, R, S) -> str:
     pr, ps = model.predict(X)
     pred_r = pr.argmax(axis=1)
@@ -248,6 +265,11 @@ def main(argv=None) -> int:
     ap.add_argument("--jobs", type=int, default=1, help="processes rendering scenes")
     ap.add_argument("--out", default=str(cardlib.MODEL_PATH))
     ap.add_argument("--recall-only", action="store_true", help="only measure candidate recall")
+    ap.add_argument("--hidden", type=int, nargs=2, default=list(HIDDEN), metavar=("H1", "H2"),
+                    help="units of the two hidden layers (default %(default)s)")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the starting weights")
+    ap.add_argument("--add-to", metavar="MODEL",
+                    help="add the trained network to the networks of MODEL (written to --out)")
     args = ap.parse_args(argv)
     decks = [d for d in render.available_decks() if d in render.FRENCH_TRAIN_DECKS + render.GERMAN_DECKS]
     print(f"training decks: {', '.join(decks)}")
@@ -272,14 +294,19 @@ def main(argv=None) -> int:
     Xv, Rv, Sv, _ = collect(seeds[:n_val], decks, augment=False)
     print(f"{len(X)} training samples ({(R < 13).sum()} index corners), {len(Xv)} validation; "
           f"{time.time() - t0:.0f} s")
-    P = train_mlp(X, R, S, epochs=args.epochs, log=print)
+    P = train_mlp(X, R, S, epochs=args.epochs, log=print, seed=args.seed, hidden=tuple(args.hidden))
     P["geometry"] = np.median(G, axis=0).astype(np.float64) if len(G) else np.array([-0.6, -1.4, 7.0, 10.0])
     P["train_decks"] = np.array(decks)
     P["train_seeds"] = np.array([seeds[0], seeds[-1]])
-    np.savez_compressed(args.out, **P)
     model = cardlib.CardModel({k: P[k] for k in P if k not in ("train_decks", "train_seeds")})
     print("train:", evaluate(model, X, R, S))
     print("validation:", evaluate(model, Xv, Rv, Sv))
+    if args.add_to:
+        with np.load(args.add_to) as base:
+            P = add_member({k: base[k] for k in base.files}, P)
+        together = cardlib.CardModel(P)
+        print(f"validation, {len(together.members)} networks together:", evaluate(together, Xv, Rv, Sv))
+    np.savez_compressed(args.out, **P)
     print(f"geometry (corner u, v, width, height in index units): {np.round(P['geometry'], 3).tolist()}")
     print(f"wrote {args.out} in {time.time() - t0:.0f} s")
     return 0
