@@ -56,6 +56,9 @@ LOOSE_AROUND_PERCENTILE = 75.0  # beside the board: the cloth's brighter part is
 CELL_RIM = 10.0             # beside the board a rim weaker than this is also checked for a square cloth cell:
 FOURFOLD_MIN = 0.4          # its edge round the ring, folded onto a quarter turn, must not dip below this share
 PROFILE_SAMPLES = 64        # angles the rim's edge is sampled at for that check (a multiple of four)
+BLOWN_FACE = 235.0          # beside the board, a candidate too weak to count with a face this bright and plain
+BLOWN_FACE_SPREAD = 3.0     # (a white piece inside a glare spot, its rim washed out) and a round trace of a
+HIDDEN_RIM = (0.3, 0.45)    # rim (ring, four-fold share at least these) makes the side's counts unsure
 
 
 def _disc_offsets(r_in: float, r_out0: float, r_out1: float) -> tuple[np.ndarray, np.ndarray]:
@@ -253,12 +256,18 @@ def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
     strength, bx, by = _best_rings(gx, gy, np.c_[xs[order], ys[order]], r, 0, radii=(1.0,))
     # Once more from there: a rim in shade is sharp, and 1 px off-centre can halve its strength.
     strength, bx, by = _best_rings(gx, gy, np.c_[bx, by], r, 0, radii=(1.0,))
+    hidden = []
     for s, x, y, texture in zip(strength, bx, by, _texture(gx, gy, bx, by, r)):
         if s >= PRESENCE_MIN and s >= TEXTURE_FACTOR * texture \
                 and (s >= STRONG_RIM or s >= WEAK_RIM_TEXTURE * texture):
             if s < CELL_RIM and _fourfold_share(_rim_profile(gx, gy, x, y, r)) < FOURFOLD_MIN:
                 continue            # a square cell of a checked cloth, not a round piece
             cands.append((float(s), float(x), float(y)))
+        elif s >= HIDDEN_RIM[0] and lum[int(round(y)), int(round(x))] >= BLOWN_FACE:
+            inner, _, spread = _disc_stats(lum, x, y, 0.42 * r, 1.12 * r, 1.4 * r)
+            if inner >= BLOWN_FACE and spread < BLOWN_FACE_SPREAD \
+                    and _fourfold_share(_rim_profile(gx, gy, x, y, r)) >= HIDDEN_RIM[1]:
+                hidden.append((float(x), float(y)))
     cands.sort(reverse=True)
     for s, x, y in cands:
         if any((x - fx) ** 2 + (y - fy) ** 2 < (1.6 * r) ** 2 for fx, fy, _ in found):
@@ -266,6 +275,11 @@ def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
         colour = _loose_colour(lum, x, y, r)
         if colour:
             found.append((x, y, colour))
+    # A white piece in a blown-out glare spot may show only a faint round trace: counting without
+    # it would give a wrong number, so such a trace away from the pieces found makes the side unsure.
+    for x, y in hidden:
+        if not any((x - fx) ** 2 + (y - fy) ** 2 < (1.6 * r) ** 2 for fx, fy, _ in found):
+            found.append((x, y, "unsure"))
     return found
 
 
