@@ -467,14 +467,13 @@ def _rim_polarity(view: _View, x_mm: float, base_mm: float, d: float, end_mm: fl
     k = PX_PER_MM
     ts = np.arange(0.0, max(end_mm, 2.0), 1.0 / k)
     h, w = view.gx.shape               # the board part of the view
-    cols = []
-    for dx in np.arange(-2.0, 2.5, 1.0):
-        px, py = view.px(x_mm + dx, base_mm + d * ts)
-        px, py = px - view.board_x0, py - view.board_y0
-        grey = view.gray[view.board_y0 + np.clip(py.astype(int), 0, h - 1),
-                         view.board_x0 + np.clip(int(px), 0, w - 1)]
-        cols.append(_LOG_GREY[grey])
-    profile = np.median(np.array(cols, np.float32), axis=0)[None, :]
+    # five lines along the axis, 1 mm apart: the same rows, a column each
+    _, py = view.px(x_mm, base_mm + d * ts)
+    rows = view.board_y0 + np.minimum(np.maximum((py - view.board_y0).astype(int), 0), h - 1)
+    columns = [view.board_x0 + min(max(int(view.px(x_mm + dx, 0.0)[0] - view.board_x0), 0), w - 1)
+               for dx in np.arange(-2.0, 2.5, 1.0)]
+    lines = _LOG_GREY[view.gray[rows[None, :], np.array(columns)[:, None]]]
+    profile = np.partition(lines, 2, axis=0)[2][None, :]      # the median of the five
     kernel = np.ones((1, int(RIM_BAND_MM * k) | 1), np.uint8)
     light = profile - cv2.morphologyEx(profile, cv2.MORPH_OPEN, kernel)
     dark = cv2.morphologyEx(profile, cv2.MORPH_CLOSE, kernel) - profile
@@ -494,9 +493,10 @@ def _arc_response(gx: np.ndarray, gy: np.ndarray, columns_x, centres_y: np.ndarr
     gx_flat, gy_flat = gx.ravel(), gy.ravel()
     best = [None] * len(columns_x)
     for dr in (-1.5, 0.0, 1.5):
-        row_start = np.clip(np.rint(centres_y[:, None] + (radius + dr) * ny[None, :]).astype(np.int64), 0, h - 1) * w
+        row = np.rint(centres_y[:, None] + (radius + dr) * ny[None, :]).astype(np.int64)
+        row_start = np.minimum(np.maximum(row, 0), h - 1) * w
         for c, x in enumerate(columns_x):
-            xi = np.clip(np.rint(x + (radius + dr) * nx).astype(np.int64), 0, w - 1)
+            xi = np.minimum(np.maximum(np.rint(x + (radius + dr) * nx).astype(np.int64), 0), w - 1)
             index = row_start + xi[None, :]
             gxs, gys = gx_flat.take(index), gy_flat.take(index)
             radial = np.abs(gxs * nx[None, :] + gys * ny[None, :]) - np.abs(gys * nx[None, :] - gxs * ny[None, :])
@@ -506,6 +506,16 @@ def _arc_response(gx: np.ndarray, gy: np.ndarray, columns_x, centres_y: np.ndarr
     lo = int(np.floor(rank))
     part = np.partition(best, (lo, lo + 1), axis=1)
     return part[:, lo] + (rank - lo) * (part[:, lo + 1] - part[:, lo])
+
+
+def _median(values: np.ndarray) -> float:
+    """float(np.median(values)) by a partial sort, without np.median's checks (the same value)."""
+    flat = values.ravel()
+    k = flat.size // 2
+    if flat.size % 2:
+        return float(np.partition(flat, k)[k])
+    part = np.partition(flat, (k - 1, k))
+    return (float(part[k - 1]) + float(part[k])) / 2
 
 
 def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
@@ -525,18 +535,21 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
                          cy + d * ts * k - view.board_y0, r, arc)
     best = np.maximum(resp[:n], resp[n:])
     win = int(round(MIN_SPACING_MM / STEP_MM))
+    # the strongest responses first; each keeps off others within win steps
+    order = np.argsort(-best)
+    strong = order[:int(np.count_nonzero(best >= ARC_MIN))]
+    taken_near = np.zeros(len(best), bool)
     peaks = []
-    for i in np.argsort(-best):
-        if best[i] < ARC_MIN:
-            break
-        if all(abs(i - j) >= win for j in peaks):
+    for i in strong.tolist():
+        if not taken_near[i]:
             peaks.append(i)
+            taken_near[max(0, i - win + 1):i + win] = True
     if not peaks:
         return 0, 0.0, 0.0
     # the frame just beyond the point's base, lit as the stack is: the checkers' brightness is taken against it
     fx, fy = view.px(x, base - d * TABLE_FRAME * 0.5)
     frame = view.gray[int(fy) - 4:int(fy) + 5, int(fx) - 12:int(fx) + 13]
-    frame_level = max(8.0, float(np.median(frame))) if frame.size else 128.0
+    frame_level = max(8.0, _median(frame)) if frame.size else 128.0
     peaks.sort()
     tk = ts[peaks]
     vals = []
@@ -547,7 +560,7 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
         sx, sy = view.px(x, base + d * tt)
         patch = view.gray[int(sy) - half:int(sy) + half + 1, int(sx) - half:int(sx) + half + 1]
         if patch.size:
-            vals.append(float(np.median(patch)))
+            vals.append(_median(patch))
     count = len(peaks) + _missed_in_gaps(tk)
     if max_len_mm == TABLE_POINT_L and count > 5 and tk[-1] - tk[0] > TABLE_POINT_L - 2 * CHECKER_R - 2 * CHECKER_R / 2:
         count = _overlapped_count(best, ts)
@@ -609,12 +622,12 @@ def _tray(view: _View, which: str) -> tuple[int, float, float]:
     length = TABLE_H / 2 - TABLE_FRAME - TABLE_TRAY_SPLIT / 2
     step = 0.5
     ts = np.arange(0.5, length - 0.5, step)
-    cols = []
-    for dx in np.arange(-7.0, 7.5, 1.0):
-        px, py = view.px(x + dx, base + d * ts)
-        cols.append(view.gray[np.clip(py.astype(int), 0, view.gray.shape[0] - 1),
-                              np.clip(np.full(len(ts), px).astype(int), 0, view.gray.shape[1] - 1)])
-    grey = np.median(np.array(cols, np.float32), axis=0)
+    # fifteen lines along the tray, 1 mm apart: the same rows, a column each; their median
+    h, w = view.gray.shape
+    _, py = view.px(x, base + d * ts)
+    rows = np.minimum(np.maximum(py.astype(int), 0), h - 1)
+    columns = [min(max(int(view.px(x + dx, 0.0)[0]), 0), w - 1) for dx in np.arange(-7.0, 7.5, 1.0)]
+    grey = np.partition(view.gray[rows[None, :], np.array(columns)[:, None]].astype(np.float32), 7, axis=0)[7]
     prof = _LOG_GREY[np.clip(grey, 0, 255).astype(np.uint8)]
     edge = np.abs(np.convolve(prof, [1, 1, 0, -1, -1], mode="same")) / 4
     edge[:2] = edge[-2:] = 0
@@ -635,7 +648,7 @@ def _tray(view: _View, which: str) -> tuple[int, float, float]:
     n = min(n, 15)
     fx, fy = view.px(x, base - d * TABLE_FRAME * 0.5)
     frame = view.gray[int(fy) - 4:int(fy) + 5, int(fx) - 12:int(fx) + 13]
-    frame_level = max(8.0, float(np.median(frame))) if frame.size else 128.0
+    frame_level = max(8.0, _median(frame)) if frame.size else 128.0
     return n, (float(np.mean(grey[:end])) / frame_level if end else 0.0), 0.0
 
 
