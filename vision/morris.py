@@ -172,14 +172,18 @@ def _loose_colour(lum, x, y, r) -> str | None:
     more than DARKER_BLACK of it (a glare spot adds light: it lifts the wide ratio
     of a black piece, but the piece stays clearly darker than the cloth at its
     rim, while a white piece on a white cloth is only a little darker).  Darker by
-    less than DARKER_WHITE: white.  In between: unsure."""
+    less than DARKER_WHITE: white.  In between: unsure.  A face brighter than the cloth
+    right round it is white whatever the wide ring says (a white piece in a shadow on a
+    white cloth lit beyond it; black pieces were at least 15 % darker than that cloth)."""
     inner, around, spread = _disc_stats(lum, x, y, 0.42 * r, 1.3 * r, 1.9 * r, LOOSE_AROUND_PERCENTILE)
     if spread > FACE_SPREAD_MAX:
         return None
-    if inner / max(8.0, around) < WHITE_RATIO:
-        return "black"
     _, near, _ = _disc_stats(lum, x, y, 0.42 * r, 1.12 * r, 1.4 * r)
     darker = (near - inner) / max(8.0, near)
+    if darker < 0.0:
+        return "white"
+    if inner / max(8.0, around) < WHITE_RATIO:
+        return "black"
     if darker > DARKER_BLACK:
         return "black"
     return "white" if darker < DARKER_WHITE else "unsure"
