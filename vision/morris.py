@@ -480,6 +480,18 @@ def _mask_outlines(mask: np.ndarray, scale: float) -> tuple[list[np.ndarray], Ex
     return quads, error
 
 
+def _one_corner_redrawn(corners: np.ndarray) -> list[np.ndarray]:
+    """The four outlines with one corner moved to complete a parallelogram on the other three
+    (the camera's slight tilt keeps the plate nearly a parallelogram; the snap onto the drawn
+    lines corrects what is left)."""
+    out = []
+    for i in range(4):
+        redrawn = corners.copy()
+        redrawn[i] = corners[i - 1] + corners[(i + 1) % 4] - corners[(i + 2) % 4]
+        out.append(redrawn)
+    return out
+
+
 def _best_plate(image: np.ndarray, line_map: np.ndarray, outlines) -> tuple[float, np.ndarray | None, bool]:
     """(line score, homography, whether some hypothesis ran off the picture) of the best plate
     hypothesis: each outline as the plate, as the plate inside its frame and as the square of
@@ -531,6 +543,13 @@ def _find_plate(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         score, H, partly = _best_plate(image, line_map, colour_outlines + edge_outlines)
         if not colour_outlines and not edge_outlines:
             raise colour_error if isinstance(colour_error, BoardPartlyInView) else (edge_error or colour_error)
+        if H is None or score < MIN_LINE_SCORE:
+            # A cloth cell or a shadow merged into one corner of the mask pulls that corner off while
+            # the other three stay: each outline with one corner redrawn from the other three.
+            redrawn = [c for outline in colour_outlines + edge_outlines for c in _one_corner_redrawn(outline)]
+            retry = _best_plate(image, line_map, redrawn)
+            if retry[1] is not None and (H is None or retry[0] > score):
+                score, H, partly = retry
     if H is None and partly:
         raise BoardPartlyInView("only part of the Tintar board is in view — move the camera or the board "
                                 "/ tabla se vede doar în parte — mutați camera sau tabla")
