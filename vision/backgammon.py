@@ -335,7 +335,7 @@ def _layout_score(gx: np.ndarray, gy: np.ndarray) -> float:
             on, beside = gx[a:b, p], np.maximum(gx[a:b, p - off], gx[a:b, p + off])
         else:
             on, beside = gy[p, a:b], np.maximum(gy[p - off, a:b], gy[p + off, a:b])
-        total += float(np.clip(np.median(on - beside), -LAYOUT_LINE_CAP, LAYOUT_LINE_CAP))
+        total += min(max(_median(on - beside), -LAYOUT_LINE_CAP), LAYOUT_LINE_CAP)
     return total
 
 
@@ -489,6 +489,7 @@ def _arc_response(gx: np.ndarray, gy: np.ndarray, columns_x, centres_y: np.ndarr
     samples = 24
     ang = np.linspace(arc[0], arc[1], samples, endpoint=False)
     nx, ny = np.cos(ang), np.sin(ang)
+    nx32, ny32 = nx.astype(np.float32), ny.astype(np.float32)
     h, w = gx.shape
     gx_flat, gy_flat = gx.ravel(), gy.ravel()
     best = [None] * len(columns_x)
@@ -499,7 +500,7 @@ def _arc_response(gx: np.ndarray, gy: np.ndarray, columns_x, centres_y: np.ndarr
             xi = np.minimum(np.maximum(np.rint(x + (radius + dr) * nx).astype(np.int64), 0), w - 1)
             index = row_start + xi[None, :]
             gxs, gys = gx_flat.take(index), gy_flat.take(index)
-            radial = np.abs(gxs * nx[None, :] + gys * ny[None, :]) - np.abs(gys * nx[None, :] - gxs * ny[None, :])
+            radial = np.abs(gxs * nx32 + gys * ny32) - np.abs(gys * nx32 - gxs * ny32)
             best[c] = radial if best[c] is None else np.maximum(best[c], radial)
     best = np.concatenate(best)
     rank = ARC_PERCENTILE / 100.0 * (samples - 1)
@@ -509,13 +510,13 @@ def _arc_response(gx: np.ndarray, gy: np.ndarray, columns_x, centres_y: np.ndarr
 
 
 def _median(values: np.ndarray) -> float:
-    """float(np.median(values)) by a partial sort, without np.median's checks (the same value)."""
+    """float(np.median(values)) by a partial sort, without np.median's checks (the same value: the
+    middle one, or np.mean of the middle two)."""
     flat = values.ravel()
     k = flat.size // 2
     if flat.size % 2:
         return float(np.partition(flat, k)[k])
-    part = np.partition(flat, (k - 1, k))
-    return (float(part[k - 1]) + float(part[k])) / 2
+    return float(np.mean(np.partition(flat, (k - 1, k))[k - 1:k + 1]))
 
 
 def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
