@@ -484,25 +484,21 @@ def _arc_response(gx: np.ndarray, gy: np.ndarray, columns_x, centres_y: np.ndarr
                   arc) -> np.ndarray:
     """vision.board_outline.ring_response(..., samples=24, arc=arc, band=1.5, percentile=ARC_PERCENTILE)
     at the centres (x, y) for every x in ``columns_x`` and y in ``centres_y`` (all of the first column,
-    then all of the next): the rows of sample points are shared by the columns, gradients are read by
-    flat index and the percentile is taken by a partial sort (the same values, several times faster)."""
+    then all of the next), in float32: the three radii and the columns in one go, gradients read by flat
+    index and the percentile taken by a partial sort (several times faster)."""
     samples = 24
     ang = np.linspace(arc[0], arc[1], samples, endpoint=False)
     nx, ny = np.cos(ang), np.sin(ang)
     nx32, ny32 = nx.astype(np.float32), ny.astype(np.float32)
     h, w = gx.shape
-    gx_flat, gy_flat = gx.ravel(), gy.ravel()
-    best = [None] * len(columns_x)
-    for dr in (-1.5, 0.0, 1.5):
-        row = np.rint(centres_y[:, None] + (radius + dr) * ny[None, :]).astype(np.int64)
-        row_start = np.minimum(np.maximum(row, 0), h - 1) * w
-        for c, x in enumerate(columns_x):
-            xi = np.minimum(np.maximum(np.rint(x + (radius + dr) * nx).astype(np.int64), 0), w - 1)
-            index = row_start + xi[None, :]
-            gxs, gys = gx_flat.take(index), gy_flat.take(index)
-            radial = np.abs(gxs * nx32 + gys * ny32) - np.abs(gys * nx32 - gxs * ny32)
-            best[c] = radial if best[c] is None else np.maximum(best[c], radial)
-    best = np.concatenate(best)
+    radii = np.array([radius - 1.5, radius, radius + 1.5])[:, None, None]
+    rows = np.rint(centres_y[None, :, None] + radii * ny[None, None, :]).astype(np.int64)         # radius, y, angle
+    columns = np.rint(np.asarray(columns_x, np.float64)[None, :, None] + radii * nx[None, None, :]).astype(np.int64)
+    index = (np.minimum(np.maximum(rows, 0), h - 1) * w)[:, None, :, :] \
+        + np.minimum(np.maximum(columns, 0), w - 1)[:, :, None, :]                                   # radius, x, y, angle
+    gxs, gys = gx.ravel().take(index), gy.ravel().take(index)
+    radial = np.abs(gxs * nx32 + gys * ny32) - np.abs(gys * nx32 - gxs * ny32)
+    best = radial.max(axis=0).reshape(-1, samples)
     rank = ARC_PERCENTILE / 100.0 * (samples - 1)
     lo = int(np.floor(rank))
     part = np.partition(best, (lo, lo + 1), axis=1)
