@@ -9,9 +9,11 @@ strong edges of the piece's radius, crossed at right angles all the way round
 brightness between two references under the same local light, the plate
 round it and the ink of the lines beside it, so shade, warm light and glare
 do not swap black and white.  Beside the board, candidates come from a circle
-map (edges across a ring of the piece's radius) and pass the same ring test.
-An unsure colour gives ``None``: on a point (as if empty), or for that side's
-counts.
+map (edges across a ring of the piece's radius) and a quick ring test, and
+pass the same ring test; a weak rim must also be round (a square cell of a
+checked cloth has no edge at its corners).  An unsure colour gives ``None``:
+on a point (as if empty), or for that side's counts; so does a faint round
+trace in a blown-out glare spot beside the board (a white piece washed out).
 
 Conventions (docs/vision-boards.md): files a-g left to right and ranks 1-7
 bottom to top as the camera sees the board; the board picture is assumed
