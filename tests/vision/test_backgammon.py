@@ -160,3 +160,81 @@ def test_no_position_id_when_a_side_does_not_have_fifteen():
     assert got["points"][5] == [4, 0]
     assert got["position_id"] is None and got["position_id_black_on_roll"] is None
     assert backgammon.read(img)["position_id"] == "4HPwATDgc/ABMA"
+
+
+# ---- the faster forms give the values of the plain ones (they replaced them for speed) ----
+
+def test_fast_colour_distance_gives_the_same_board_mask():
+    from vision.board_outline import foreground_mask
+    for seed in (700003, 700078):          # dev scenes: patterned cloth with glare; a glare joined to the board
+        img, _ = rb.random_table_scene(np.random.default_rng(seed))
+        cv2.setRNGSeed(0)
+        plain, scale = foreground_mask(img, 640)
+        cv2.setRNGSeed(0)
+        fast, fast_scale = foreground_mask(img, 640, fast_distance=True)
+        assert fast_scale == scale and np.array_equal(fast, plain) and plain.any()
+
+
+def test_medians_by_partial_sort_equal_numpys():
+    rng = np.random.default_rng(5)
+    for n in range(1, 60):
+        for dtype in (np.uint8, np.float32):
+            values = (rng.random((3, n)) * 250).astype(dtype)
+            assert backgammon._median(values) == float(np.median(values))
+            assert backgammon._median(values[0]) == float(np.median(values[0]))
+            rows = backgammon._row_medians(values.astype(np.float32))
+            assert rows.dtype == np.float32 and np.array_equal(rows, np.median(values.astype(np.float32), axis=1))
+
+
+def test_arc_response_is_board_outlines_ring_response():
+    from vision.board_outline import ring_response
+    img, _ = rb.render_table(rb.STARTING_POSITION, rng=2, conditions=CAMERA, scheme="walnut")
+    corners = backgammon.find_table_board(img)
+    view = backgammon._View(backgammon._with_alpha(img), backgammon.board_homography(corners, rb.TABLE_W, rb.TABLE_H))
+    view.make_edges()
+    x, base, d = rb.table_point_axis(6)             # five white checkers in the starting position
+    cx, cy = view.px(x, base)
+    ts = np.arange(rb.CHECKER_R - 1.5, rb.TABLE_POINT_L - rb.CHECKER_R + 4.0, backgammon.STEP_MM)
+    ys = cy + d * ts * backgammon.PX_PER_MM - view.board_y0
+    columns = (cx - 1.5 - view.board_x0, cx + 1.5 - view.board_x0)
+    mid = np.pi / 2 if d < 0 else 3 * np.pi / 2
+    arc = (mid - backgammon.ARC_HALF_ANGLE, mid + backgammon.ARC_HALF_ANGLE)
+    got = backgammon._arc_response(view.gx, view.gy, columns, ys, rb.CHECKER_R * backgammon.PX_PER_MM, arc)
+    centres = np.r_[np.c_[np.full(len(ys), columns[0]), ys], np.c_[np.full(len(ys), columns[1]), ys]]
+    want = ring_response(view.gx, view.gy, centres, rb.CHECKER_R * backgammon.PX_PER_MM, samples=24, arc=arc,
+                         band=1.5, percentile=backgammon.ARC_PERCENTILE)
+    assert got.shape == want.shape and (want > backgammon.ARC_MIN).sum() >= 5     # the checkers' rims
+    assert np.allclose(got, want, rtol=0, atol=1e-4)              # float32 sums, float64 ones
+
+
+def _overlapped_count_by_loops(response, ts):
+    """vision.backgammon._overlapped_count as first written: shift by shift."""
+    reach = int(round(1.0 / backgammon.STEP_MM))
+    kernel = np.ones((1, 2 * reach + 1), np.uint8)
+    row = response.astype(np.float32)[None, :]
+    high, low = cv2.dilate(row, kernel)[0], cv2.erode(row, kernel)[0]
+    best_n, best_score = 6, -np.inf
+    for n in range(6, 16):
+        spacing = (rb.TABLE_POINT_L - 2 * rb.CHECKER_R) / (n - 1)
+        for shift in np.arange(-1.5, 3.1, backgammon.STEP_MM):
+            centres = rb.CHECKER_R + shift + spacing * np.arange(n)
+            score = float(np.mean(np.interp(centres[1:-1], ts, high))
+                          - np.mean(np.interp(centres[:-1] + spacing / 2, ts, low)))
+            if score > best_score:
+                best_n, best_score = n, score
+    return best_n
+
+
+def test_comb_count_scored_at_once_equals_shift_by_shift():
+    rng = np.random.default_rng(8)
+    ts = np.arange(rb.CHECKER_R - 1.5, rb.TABLE_POINT_L - rb.CHECKER_R + 4.0, backgammon.STEP_MM)
+    counts = []
+    for _ in range(200):
+        n = int(rng.integers(6, 16))
+        spacing = (rb.TABLE_POINT_L - 2 * rb.CHECKER_R) / (n - 1)
+        comb = 3.0 * (np.cos(2 * np.pi * (ts - rb.CHECKER_R - rng.uniform(-1, 2)) / spacing) > 0.3)
+        response = comb + rng.normal(size=len(ts)) * rng.uniform(0.1, 2.0)
+        got = backgammon._overlapped_count(response, ts)
+        assert got == _overlapped_count_by_loops(response, ts)
+        counts.append(got)
+    assert len(set(counts)) == 10          # every count from 6 to 15 came up
