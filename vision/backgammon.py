@@ -60,6 +60,7 @@ COLOUR_GAP = 0.5                    # log-brightness gap that separates white st
 ARC_CENTRE_BIAS = 2.0               # mm: a near-arc peak lies this much beyond the checker's centre (measured)
 SATURATED = 250                     # grey level of a blown-out pixel
 GLARE_SHARE = 0.1                   # share of blown-out pixels along a point that puts it in the glare
+GLARE_DOMINANCE = 6.0               # ... and no other place that may hold the missing checkers has 1/6 of its share
 RIM_BAND_MM = 5.0                   # thin bands (a checker's rim, ~2 mm) are found by a top-hat this wide
 RIM_POLARITY_MIN = 1.0              # rim polarity (top-hat minus black-hat) that tells the colour by itself
 TRAY_LINE_MIN = 1.5                 # a fainter line still carries the run of borne-off checkers on
@@ -735,7 +736,8 @@ def _fill_glare_deficit(view: _View, points: list, bar: list, off: list, trays: 
     """A colour with fewer than 15 checkers (points, bar and trays) while the other has exactly 15:
     if exactly one place that may hold it lies in a lamp's blown-out glare (there rims and the lines
     between borne-off checkers are washed out, and checkers are missed) — a stack of that colour, or
-    a tray read empty or with that colour — the missing checkers are put there.  ``trays`` is
+    a tray read empty or with that colour — and no other such place is touched by the glare (a sixth
+    of its blown-out share), the missing checkers are put there.  ``trays`` is
     [(which, count, colour)].  Changes ``points`` and ``off`` in place; anything less clear is left as
     read (and gets no Position ID).
     """
@@ -746,13 +748,16 @@ def _fill_glare_deficit(view: _View, points: list, bar: list, off: list, trays: 
         if deficit <= 0 or totals[1 - side] != 15:
             continue
         colour = ("white", "black")[side]
-        places = [("point", i) for i, p in enumerate(points) if p[side]
-                  and _glare_share(view, table_point_axis(i + 1), TABLE_POINT_L, CHECKER_R) >= GLARE_SHARE]
-        places += [("tray", which) for which, n, c in trays if (n == 0 or c == colour)
-                   and _glare_share(view, table_tray_axis(which), tray_length, CHECKER_R) >= GLARE_SHARE]
-        if len(places) != 1:
+        candidates = [(_glare_share(view, table_point_axis(i + 1), TABLE_POINT_L, CHECKER_R), "point", i)
+                      for i, p in enumerate(points) if p[side]]
+        candidates += [(_glare_share(view, table_tray_axis(which), tray_length, CHECKER_R), "tray", which)
+                       for which, n, c in trays if n == 0 or c == colour]
+        candidates.sort(key=lambda c: -c[0])
+        if not candidates or candidates[0][0] < GLARE_SHARE:
             continue
-        kind, where = places[0]
+        if len(candidates) > 1 and candidates[1][0] * GLARE_DOMINANCE > candidates[0][0]:
+            continue                    # another place is in the glare too: its checkers may be the missing ones
+        _, kind, where = candidates[0]
         if kind == "point":
             points[where][side] += deficit
         else:
