@@ -238,3 +238,12 @@ def test_comb_count_scored_at_once_equals_shift_by_shift():
         assert got == _overlapped_count_by_loops(response, ts)
         counts.append(got)
     assert len(set(counts)) == 10          # every count from 6 to 15 came up
+
+
+def test_glare_fill_abstains_when_a_second_place_is_touched_by_the_glare():
+    # dev scene 700140: black reads two short; the top tray, empty, lies in a lamp's glare, but so does
+    # a corner of point 23, whose stack of four read two: the fill must not put them in the tray
+    img, truth = rb.random_table_scene(np.random.default_rng(700140))
+    got = backgammon.read(img)
+    assert got["off"] == truth["off"] == [0, 0]
+    assert got["position_id"] is None and got["position_id_black_on_roll"] is None
