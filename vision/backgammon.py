@@ -56,6 +56,7 @@ ARC_MIN = 2.5                       # rim edge strength that makes a checker
 STEP_MM = 0.75                      # checker centres tried every this far along a point
 GAP_TOLERANCE = 0.2                 # a gap of m spacings is m - 1 missed checkers when within this share
 MIN_SPACING_MM = 7.0                # checkers in a stack are at least this far apart
+PEAK_DIP = 0.5                      # a checker's peak rises this far above the dip towards a stronger one
 COLOUR_GAP = 0.5                    # log-brightness gap that separates white stacks from black ones
 ARC_CENTRE_BIAS = 2.0               # mm: a near-arc peak lies this much beyond the checker's centre (measured)
 SATURATED = 250                     # grey level of a blown-out pixel
@@ -539,9 +540,17 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
     taken_near = np.zeros(len(best), bool)
     peaks = []
     for i in strong.tolist():
-        if not taken_near[i]:
-            peaks.append(i)
-            taken_near[max(0, i - win + 1):i + win] = True
+        if taken_near[i]:
+            continue
+        # a shoulder of a stronger peak (the response does not dip between them) is not a checker
+        left = [j for j in peaks if j < i]
+        right = [j for j in peaks if j > i]
+        if left and best[max(left):i].min() > best[i] - PEAK_DIP:
+            continue
+        if right and best[i:min(right)].min() > best[i] - PEAK_DIP:
+            continue
+        peaks.append(i)
+        taken_near[max(0, i - win + 1):i + win] = True
     if not peaks:
         return 0, 0.0, 0.0
     # the frame just beyond the point's base, lit as the stack is: the checkers' brightness is taken against it

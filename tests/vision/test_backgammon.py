@@ -247,3 +247,12 @@ def test_glare_fill_abstains_when_a_second_place_is_touched_by_the_glare():
     got = backgammon.read(img)
     assert got["off"] == truth["off"] == [0, 0]
     assert got["position_id"] is None and got["position_id_black_on_roll"] is None
+
+
+def test_a_shoulder_of_a_checkers_rim_response_is_not_another_checker():
+    # dev scene 700112: two black checkers touching on the bar; the first one's response has a weak bump
+    # 7.5 mm further on (above the arc threshold, with no dip towards the checker's own peak): two, not three
+    img, truth = rb.random_table_scene(np.random.default_rng(700112))
+    got = backgammon.read(img)
+    assert got["bar"] == truth["bar"] == [0, 2]
+    assert (got["points"], got["off"]) == (truth["points"], truth["off"])
