@@ -12,12 +12,14 @@ How it works (details and limits in docs/vision.md):
    only the index corner shows.
 2. Reading.  Each hypothesis is resampled into a small upright patch,
    described by HOG plus the ink colour (white-balanced on the paper around it),
-   and given to a small two-headed neural network (rank or "not an index"; suit)
-   trained on rendered scenes (vision/train_cards.py).  Confidence is
-   p(rank) x p(suit).
+   and given to small two-headed neural networks (rank or "not an index"; suit)
+   trained apart on rendered scenes (vision/train_cards.py), their
+   probabilities averaged.  Confidence is p(rank) x p(suit).
 3. Cards.  Readings predict their card's outline from the index geometry; two
    readings of the same card (its two index corners) are merged — if they
-   disagree the card is reported with ``card: None``.  A reading below
+   disagree the card is reported with ``card: None``, unless both are sure
+   (then they are two cards whose outlines coincide, as in a meld row).
+   Corners are paired best first: the same card, then the nearest.  A reading below
    ``threshold`` also gives ``card: None``: the camera abstains rather than
    guesses.
 4. Regions.  Card-shaped regions that stand out from the table and hold no
