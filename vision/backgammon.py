@@ -150,6 +150,7 @@ MIN_LAYOUT_SCORE = 5.0
 LAYOUT_LINE_CAP = 10.0              # a drawn line's part of the layout score is capped at this either way
 GOOD_LAYOUT_SCORE = 90.0            # an outline whose drawing shows this well needs no other candidates
 ASPECT_TOLERANCE = 0.05            # an outline this far from the board's proportions may have lost a side
+CUT_OFF_LAYOUT_SCORE = 60.0         # a cut-off outline (_cut_off_variants) shows the drawing this well, refined
 SAME_OUTLINE_PX = 4.0               # mask pixels: outlines whose corners all lie this close are one
 
 _X_BAR0 = TABLE_FRAME + 6 * TABLE_POINT_W
@@ -262,10 +263,38 @@ def _aspect_variants(quad: np.ndarray) -> list[np.ndarray]:
             np.array([bl + (tl - bl) * f, br + (tr - br) * f, br, bl])]
 
 
+def _inside(quad: np.ndarray, mw: int, mh: int) -> bool:
+    """Whether all four corners lie EDGE_CLEARANCE inside a mask ``mw`` x ``mh``."""
+    return bool(np.all((quad[:, 0] > EDGE_CLEARANCE) & (quad[:, 0] < mw - 1 - EDGE_CLEARANCE)
+                       & (quad[:, 1] > EDGE_CLEARANCE) & (quad[:, 1] < mh - 1 - EDGE_CLEARANCE)))
+
+
+def _cut_off_variants(quad: np.ndarray) -> list[np.ndarray]:
+    """For an outline that runs out of the picture and is longer than the board's proportions (a
+    shadow of another colour than the table's joined to the board and reaching the picture's edge):
+    the outline with one side moved in to the board's proportions, the two ways it can be."""
+    tl, tr, br, bl = quad
+    across = (np.linalg.norm(tr - tl) + np.linalg.norm(br - bl)) / 2
+    down = (np.linalg.norm(bl - tl) + np.linalg.norm(br - tr)) / 2
+    ratio = across / max(down, 1.0)
+    expected = TABLE_W / TABLE_H
+    if abs(ratio / expected - 1.0) < ASPECT_TOLERANCE:
+        return []
+    if ratio > expected:
+        f = expected / ratio
+        return [np.array([tl, tl + (tr - tl) * f, bl + (br - bl) * f, bl]),
+                np.array([tr + (tl - tr) * f, tr, br, br + (bl - br) * f])]
+    f = ratio / expected
+    return [np.array([tl, tr, tr + (br - tr) * f, tl + (bl - tl) * f]),
+            np.array([bl + (tl - bl) * f, br + (tr - br) * f, br, bl])]
+
+
 def _outline_candidates(image: np.ndarray, edges_wanted):
-    """Possible board outlines, yielded as (mask they come from, corners in picture pixels): those of
-    the colour mask first, then those of the sharp-edge mask (made only when ``edges_wanted()`` says
-    so once the colour mask's have been looked at).  BoardNotFound / BoardPartlyInView when there is none."""
+    """Possible board outlines, yielded as (kind, corners in picture pixels): those of the colour
+    mask first ("colour"), then those of the sharp-edge mask ("edges", made only when
+    ``edges_wanted()`` says so once the colour mask's have been looked at); "cut off" for an outline
+    cut out of one that runs out of the picture (_cut_off_variants).  BoardNotFound /
+    BoardPartlyInView when there is none."""
     # foreground_mask's k-means starts from OpenCV's random generator: seeded, a picture always reads the same
     cv2.setRNGSeed(0)
     mask, scale = foreground_mask(image, OUTLINE_WORK_WIDTH, fast_distance=True)
@@ -284,16 +313,23 @@ def _outline_candidates(image: np.ndarray, edges_wanted):
         lined, hull = _side_lines_quad(contour), _hull_quad(contour)
         if lined is not None and hull is not None and np.max(np.abs(hull - lined)) < SAME_OUTLINE_PX:
             hull = None                  # the hull only helps where the fitted side lines went astray
-        for quad in [q for base in (lined, hull) if base is not None for q in [base] + _aspect_variants(base)]:
-            inside = ((quad[:, 0] > EDGE_CLEARANCE) & (quad[:, 0] < mw - 1 - EDGE_CLEARANCE)
-                      & (quad[:, 1] > EDGE_CLEARANCE) & (quad[:, 1] < mh - 1 - EDGE_CLEARANCE))
-            if not inside.all():
+        tried = []
+        for base in (lined, hull):
+            if base is None:
+                continue
+            tried += [(source, q) for q in [base] + _aspect_variants(base)]
+            if not _inside(base, mw, mh):
+                # a shadow joined to the board runs out of the picture: the board may be its part
+                # that keeps the board's proportions
+                tried += [("cut off", q) for q in _cut_off_variants(base)]
+        for kind, quad in tried:
+            if not _inside(quad, mw, mh):
                 cut_off = True
                 continue
             quad = (quad + 0.5) / scale - 0.5
             if all(np.max(np.abs(quad - q)) > SAME_OUTLINE_PX / scale for q in quads):
                 quads.append(quad)
-                yield source, quad
+                yield kind, quad
     if not quads:
         if cut_off:
             raise BoardPartlyInView("only part of the backgammon board is in view — move the camera or the board "
@@ -402,12 +438,32 @@ def find_table_board(image: np.ndarray, image_bgra: np.ndarray | None = None) ->
         # not when the colour mask's outline shows the board clearly
         return not scored or max(s[0] for s in scored) < GOOD_LAYOUT_SCORE
 
-    for source, quad in _outline_candidates(image, edges_wanted):
+    for kind, quad in _outline_candidates(image, edges_wanted):
         H, gx, gy = _layout_edges(image_bgra, quad)
-        scored.append((_layout_score(gx, gy), quad, H, gx, gy))
+        scored.append((_layout_score(gx, gy), quad, H, gx, gy, kind))
         if scored[-1][0] >= MAX_LAYOUT_SCORE:
             break                        # no later outline can show the drawing better (the first best is kept)
-    score, quad, H, gx, gy = max(scored, key=lambda s: s[0])
+    score, quad = _best_refined(image_bgra, scored)
+    if scored and scored[-1][5] == "cut off" and score < CUT_OFF_LAYOUT_SCORE:
+        # a part cut out of a shadowed outline that does not show the drawing clearly: not trusted
+        scored = [s for s in scored if s[5] != "cut off"]
+        if not scored:
+            raise BoardPartlyInView("only part of the backgammon board is in view — move the camera or the "
+                                    "board / tabla se vede doar în parte — mutați camera sau tabla")
+        score, quad = _best_refined(image_bgra, scored)
+    if score < MIN_LAYOUT_SCORE:
+        raise BoardNotFound("no backgammon board in view (no outline shows the board's drawing) "
+                            "/ nu se vede tabla de table")
+    return quad
+
+
+def _best_refined(image_bgra: np.ndarray, scored: list) -> tuple[float, np.ndarray]:
+    """(layout score, corners) of the best-scored outline of ``scored`` [(score, quad, H, gx, gy,
+    kind)], refined twice onto its rim (a refinement is kept only when the layout shows better).
+    The chosen entry is moved to the end of ``scored`` so the caller can see its kind."""
+    best = max(range(len(scored)), key=lambda i: scored[i][0])
+    scored.append(scored.pop(best))
+    score, quad, H, gx, gy, _ = scored[-1]
     for _ in range(2):
         refined = _refine_outline(H, gx, gy)
         if refined is None:
@@ -419,10 +475,7 @@ def find_table_board(image: np.ndarray, image_bgra: np.ndarray | None = None) ->
         if score2 < score:
             break
         score, quad, H, gx, gy = score2, refined, H2, gx2, gy2
-    if score < MIN_LAYOUT_SCORE:
-        raise BoardNotFound("no backgammon board in view (no outline shows the board's drawing) "
-                            "/ nu se vede tabla de table")
-    return quad
+    return score, quad
 
 
 # ---------------------------------------------------------------- reading --
