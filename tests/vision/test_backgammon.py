@@ -256,3 +256,36 @@ def test_a_shoulder_of_a_checkers_rim_response_is_not_another_checker():
     got = backgammon.read(img)
     assert got["bar"] == truth["bar"] == [0, 2]
     assert (got["points"], got["off"]) == (truth["points"], truth["off"])
+
+
+def test_outline_with_a_shadow_that_runs_out_of_the_picture():
+    # dev scene 700288 (felt, shadow): the shadow is not the table's colour, joins the board's right
+    # side and reaches the picture's edge, so the outline ran out of the picture (BoardPartlyInView);
+    # cut to the board's proportions from its left side it is the board
+    img, truth = rb.random_table_scene(np.random.default_rng(700288))
+    corners = backgammon.find_table_board(img)
+    assert np.max(np.linalg.norm(corners - np.array(truth["corners_px"]), axis=1)) < 3.0
+    got = backgammon.read(img)
+    assert (got["points"], got["bar"], got["off"]) == (truth["points"], truth["bar"], truth["off"])
+    assert got["position_id"] is not None
+
+
+def test_a_cut_off_outline_that_does_not_show_the_drawing_is_not_read():
+    # dev scene 700366 (shadow): an outline cut from one that runs out of the picture lies about 210 px
+    # off and its drawing scores below CUT_OFF_LAYOUT_SCORE: the board is reported partly in view
+    img, _ = rb.random_table_scene(np.random.default_rng(700366))
+    with pytest.raises(BoardPartlyInView, match="only part"):
+        backgammon.read(img)
+
+
+def test_cut_off_variants_keep_one_side_and_the_boards_proportions():
+    w, h = backgammon.TABLE_W, backgammon.TABLE_H
+    wide = np.array([[0.0, 0.0], [2 * w, 0.0], [2 * w, h], [0.0, h]])
+    keep_left, keep_right = backgammon._cut_off_variants(wide)
+    assert np.allclose(keep_left, [[0, 0], [w, 0], [w, h], [0, h]])
+    assert np.allclose(keep_right, [[w, 0], [2 * w, 0], [2 * w, h], [w, h]])
+    tall = np.array([[0.0, 0.0], [w, 0.0], [w, 3 * h], [0.0, 3 * h]])
+    keep_top, keep_bottom = backgammon._cut_off_variants(tall)
+    assert np.allclose(keep_top, [[0, 0], [w, 0], [w, h], [0, h]])
+    assert np.allclose(keep_bottom, [[0, 2 * h], [w, 2 * h], [w, 3 * h], [0, 3 * h]])
+    assert backgammon._cut_off_variants(np.array([[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]])) == []
