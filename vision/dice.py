@@ -29,6 +29,7 @@ import numpy as np
 
 DIE_MM = 16.0
 PIP_MIN_DARKNESS = 45       # black-hat value of a pip
+PIP_DIM_SHARE = 0.7         # ...or, on a dim face, a pip darker than the face by this share of it
 FACE_SHARE = 0.78           # face = at least this share of the face's brightness (a leaning die's side is ~0.67)
 SIZE_TOLERANCE = 0.28       # a face's long side within this of the die's size
 FLAT_MIN_ASPECT = 0.9       # short side / long side of a flat die's face
@@ -55,9 +56,12 @@ def _pips(gray: np.ndarray, px_per_mm: float):
     found = found.reshape(-1, 2) if found is not None else np.zeros((0, 2), np.int32)
     xs, ys = found[:, 0], found[:, 1]
     out: list[tuple[float, float]] = []
-    # a pip is much darker than the face round it
+    # a pip is much darker than the face round it: by a fixed step, or (a die in shadow, whose face is
+    # dim) by most of the face's brightness
     bright = cv2.dilate(gray, np.ones((3 * pip_d, 3 * pip_d), np.uint8))
-    keep = bright[ys, xs].astype(np.int32) - gray[ys, xs].astype(np.int32) > 2 * PIP_MIN_DARKNESS
+    face_level = bright[ys, xs].astype(np.int32)
+    drop = face_level - gray[ys, xs].astype(np.int32)
+    keep = (drop > 2 * PIP_MIN_DARKNESS) | (drop > PIP_DIM_SHARE * face_level)
     xs, ys = xs[keep], ys[keep]
     for x, y in sorted(zip(xs.tolist(), ys.tolist()), key=lambda p: -int(bh[p[1], p[0]])):
         if all((x - a) ** 2 + (y - b) ** 2 > (0.6 * pip_d) ** 2 for a, b in out):
