@@ -46,7 +46,7 @@ from vision.imaging import check_frame
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "cards.npz"
 RANK_CLASSES = list("A23456789TJQK") + [None]
 SUIT_CLASSES = list("SHDC")
-DEFAULT_THRESHOLD = 0.95
+DEFAULT_THRESHOLD = 0.94
 NMS_RADIUS = 0.9          # hypotheses closer than this (in rank-suit distances) read one index
 MIN_REPORTED = 0.3        # weaker readings are not reported at all (a card region may still be)
 DISAGREE_IGNORED = 0.4    # a reading this unsure does not veto the other corner's
