@@ -61,6 +61,8 @@ COLOUR_GAP = 0.5                    # log-brightness gap that separates white st
 ARC_CENTRE_BIAS = 2.0               # mm: a near-arc peak lies this much beyond the checker's centre (measured)
 SATURATED = 250                     # grey level of a blown-out pixel
 GLARE_SHARE = 0.1                   # share of blown-out pixels along a point that puts it in the glare
+FAINT_ARC = 1.0                     # a faint rim one checker beyond a stack's last: the glare fill abstains
+FAINT_REACH = 3.0                   # mm either way of where that checker would lie
 GLARE_DOMINANCE = 6.0               # ... and no other place that may hold the missing checkers has 1/6 of its share
 RIM_BAND_MM = 5.0                   # thin bands (a checker's rim, ~2 mm) are found by a top-hat this wide
 RIM_POLARITY_MIN = 1.0              # rim polarity (top-hat minus black-hat) that tells the colour by itself
@@ -570,22 +572,38 @@ def _median(values: np.ndarray) -> float:
     return float(np.mean(np.partition(flat, (k - 1, k))[k - 1:k + 1]))
 
 
-def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
-    """(number of checkers, mean brightness of their visible parts, rim polarity) along one point
-    or bar half."""
+def _stack_response(view: _View, axis, max_len_mm: float) -> tuple[np.ndarray, np.ndarray]:
+    """(distances from the base in mm, near-arc rim response there) along one point or bar half:
+    the stronger of two columns of checker centres 1.5 px either side of its axis."""
     x, base, d = axis
-    k = PX_PER_MM
-    r = CHECKER_R * k
     ts = np.arange(CHECKER_R - 1.5, max_len_mm - CHECKER_R + 4.0, STEP_MM)
     cx, cy = view.px(x, base)
     # the near arc faces the base: +y (down) for a stack growing upwards
     mid = np.pi / 2 if d < 0 else 3 * np.pi / 2
     arc = (mid - ARC_HALF_ANGLE, mid + ARC_HALF_ANGLE)
     n = len(ts)
-    # two columns of centres, 1.5 px either side of the axis (in the gradients' own pixels)
     resp = _arc_response(view.gx, view.gy, (cx - 1.5 - view.board_x0, cx + 1.5 - view.board_x0),
-                         cy + d * ts * k - view.board_y0, r, arc)
-    best = np.maximum(resp[:n], resp[n:])
+                         cy + d * ts * PX_PER_MM - view.board_y0, CHECKER_R * PX_PER_MM, arc)
+    return ts, np.maximum(resp[:n], resp[n:])
+
+
+def _faint_checker_beyond(view: _View, axis) -> bool:
+    """Whether a stack of at most five shows a faint rim (FAINT_ARC, below ARC_MIN) one checker
+    beyond its last clear one: a checker that may have been missed there."""
+    ts, best = _stack_response(view, axis, TABLE_POINT_L)
+    clear = np.flatnonzero(best >= ARC_MIN)
+    if not len(clear):
+        return False
+    beyond = np.abs(ts - (ts[clear[-1]] + 2 * CHECKER_R)) <= FAINT_REACH
+    return bool(beyond.any() and best[beyond].max() >= FAINT_ARC)
+
+
+def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
+    """(number of checkers, mean brightness of their visible parts, rim polarity) along one point
+    or bar half."""
+    x, base, d = axis
+    k = PX_PER_MM
+    ts, best = _stack_response(view, axis, max_len_mm)
     win = int(round(MIN_SPACING_MM / STEP_MM))
     # the strongest responses first; each keeps off others within win steps
     order = np.argsort(-best)
@@ -820,6 +838,9 @@ def _fill_glare_deficit(view: _View, points: list, bar: list, off: list, trays: 
         if len(candidates) > 1 and candidates[1][0] * GLARE_DOMINANCE > candidates[0][0]:
             continue                    # another place is in the glare too: its checkers may be the missing ones
         _, kind, where = candidates[0]
+        if any(1 <= p[side] <= 5 and (kind, where) != ("point", i)
+               and _faint_checker_beyond(view, table_point_axis(i + 1)) for i, p in enumerate(points)):
+            continue                    # a stack outside the glare may hold a missed checker of its own
         if kind == "point":
             points[where][side] += deficit
         else:
