@@ -245,24 +245,36 @@ def _side_lines_quad(contour: np.ndarray) -> np.ndarray | None:
     return _meet(lines)
 
 
+def _ratio(quad: np.ndarray) -> float:
+    """An outline's width over its height (mean of opposite sides) against the board's."""
+    tl, tr, br, bl = quad
+    across = (np.linalg.norm(tr - tl) + np.linalg.norm(br - bl)) / 2
+    down = (np.linalg.norm(bl - tl) + np.linalg.norm(br - tr)) / 2
+    return across / max(down, 1.0) / (TABLE_W / TABLE_H)
+
+
+def _to_proportions(quad: np.ndarray, across: bool) -> list[np.ndarray]:
+    """The outline brought to the board's proportions by moving one side (``across``: a left or
+    right side, else the top or the bottom), the two ways it can be: each keeps the opposite side."""
+    tl, tr, br, bl = quad
+    r = _ratio(quad)
+    if across:
+        f = 1.0 / r
+        return [np.array([tl, tl + (tr - tl) * f, bl + (br - bl) * f, bl]),
+                np.array([tr + (tl - tr) * f, tr, br, br + (bl - br) * f])]
+    f = r
+    return [np.array([tl, tr, tr + (br - tr) * f, tl + (bl - tl) * f]),
+            np.array([bl + (tl - bl) * f, br + (tr - br) * f, br, bl])]
+
+
 def _aspect_variants(quad: np.ndarray) -> list[np.ndarray]:
     """When an outline's proportions are not the board's (a frame side or the trays lost in a
     shadow of the table's colour), the outline with one side moved out to the board's proportions:
     the two ways it can be."""
-    tl, tr, br, bl = quad
-    across = (np.linalg.norm(tr - tl) + np.linalg.norm(br - bl)) / 2
-    down = (np.linalg.norm(bl - tl) + np.linalg.norm(br - tr)) / 2
-    ratio = across / max(down, 1.0)
-    expected = TABLE_W / TABLE_H
-    if abs(ratio / expected - 1.0) < ASPECT_TOLERANCE:
+    r = _ratio(quad)
+    if abs(r - 1.0) < ASPECT_TOLERANCE:
         return []
-    if ratio < expected:
-        f = expected / ratio
-        return [np.array([tl, tl + (tr - tl) * f, bl + (br - bl) * f, bl]),
-                np.array([tr + (tl - tr) * f, tr, br, br + (bl - br) * f])]
-    f = ratio / expected
-    return [np.array([tl, tr, tr + (br - tr) * f, tl + (bl - tl) * f]),
-            np.array([bl + (tl - bl) * f, br + (tr - br) * f, br, bl])]
+    return _to_proportions(quad, across=r < 1.0)
 
 
 def _inside(quad: np.ndarray, mw: int, mh: int) -> bool:
@@ -275,20 +287,10 @@ def _cut_off_variants(quad: np.ndarray) -> list[np.ndarray]:
     """For an outline that runs out of the picture and is longer than the board's proportions (a
     shadow of another colour than the table's joined to the board and reaching the picture's edge):
     the outline with one side moved in to the board's proportions, the two ways it can be."""
-    tl, tr, br, bl = quad
-    across = (np.linalg.norm(tr - tl) + np.linalg.norm(br - bl)) / 2
-    down = (np.linalg.norm(bl - tl) + np.linalg.norm(br - tr)) / 2
-    ratio = across / max(down, 1.0)
-    expected = TABLE_W / TABLE_H
-    if abs(ratio / expected - 1.0) < ASPECT_TOLERANCE:
+    r = _ratio(quad)
+    if abs(r - 1.0) < ASPECT_TOLERANCE:
         return []
-    if ratio > expected:
-        f = expected / ratio
-        return [np.array([tl, tl + (tr - tl) * f, bl + (br - bl) * f, bl]),
-                np.array([tr + (tl - tr) * f, tr, br, br + (bl - br) * f])]
-    f = ratio / expected
-    return [np.array([tl, tr, tr + (br - tr) * f, tl + (bl - tl) * f]),
-            np.array([bl + (tl - bl) * f, br + (tr - br) * f, br, bl])]
+    return _to_proportions(quad, across=r > 1.0)
 
 
 def _outline_candidates(image: np.ndarray, edges_wanted):
