@@ -299,9 +299,7 @@ def _outline_candidates(image: np.ndarray, edges_wanted):
     ``edges_wanted()`` says so once the colour mask's have been looked at); "cut off" for an outline
     cut out of one that runs out of the picture (_cut_off_variants).  BoardNotFound /
     BoardPartlyInView when there is none."""
-    # foreground_mask's k-means starts from OpenCV's random generator: seeded, a picture always reads the same
-    cv2.setRNGSeed(0)
-    mask, scale = foreground_mask(image, OUTLINE_WORK_WIDTH, fast_distance=True)
+    mask, scale = foreground_mask(image, OUTLINE_WORK_WIDTH, fast_distance=True, seed=0)
     mh, mw = mask.shape
     quads, cut_off = [], False
     for source in ("colour", "edges"):

@@ -76,14 +76,17 @@ def shade_tolerant(lab: np.ndarray) -> np.ndarray:
     return out
 
 
-def _table_model(lab: np.ndarray, border: int) -> np.ndarray:
-    """Up to three Lab colour centres of the table, from the frame's border strip."""
+def _table_model(lab: np.ndarray, border: int, seed: int = 0) -> np.ndarray:
+    """Up to three Lab colour centres of the table, from the frame's border strip.  The k-means++
+    start is drawn from OpenCV's random generator, seeded with ``seed`` first: the same picture
+    always gives the same centres, whatever ran before."""
     strips = [lab[:border].reshape(-1, 3), lab[-border:].reshape(-1, 3),
               lab[:, :border].reshape(-1, 3), lab[:, -border:].reshape(-1, 3)]
     samples = np.concatenate(strips).astype(np.float32)
     if len(samples) > 4000:
         samples = samples[:: len(samples) // 4000]
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
+    cv2.setRNGSeed(seed)
     _, labels, centres = cv2.kmeans(samples, 3, None, criteria, 2, cv2.KMEANS_PP_CENTERS,
                                     ) if len(samples) >= 3 else (None, None, samples)
     if labels is not None:
@@ -110,8 +113,11 @@ def _nearest_distance2(lab: np.ndarray, centres: np.ndarray) -> np.ndarray:
 
 
 def foreground_mask(image: np.ndarray, work_width: int = WORK_WIDTH,
-                    fast_distance: bool = False) -> tuple[np.ndarray, float]:
+                    fast_distance: bool = False, seed: int = 0) -> tuple[np.ndarray, float]:
     """(mask of what is not table, scale from full-size to the mask's pixels).
+
+    ``seed``: of the k-means that finds the table's colours (_table_model); a picture always gives
+    the same mask.
 
     ``fast_distance``: the colour distances summed channel by channel (_nearest_distance2): the same
     mask, about 5 ms less at 640 px wide.  Off by default so that the readers measured with the sum
@@ -123,7 +129,7 @@ def foreground_mask(image: np.ndarray, work_width: int = WORK_WIDTH,
     small = cv2.medianBlur(small, 5)
     lab = shade_tolerant(cv2.cvtColor(small, cv2.COLOR_BGR2LAB))
     border = max(3, int(min(small.shape[:2]) * BORDER_FRACTION))
-    centres = _table_model(lab, border)
+    centres = _table_model(lab, border, seed)
     if fast_distance:
         dist2 = _nearest_distance2(lab, centres)
     else:

@@ -456,7 +456,7 @@ def _snap_to_lines(line_map: np.ndarray, H: np.ndarray) -> np.ndarray:
     return H
 
 
-KMEANS_SEED = 12345       # OpenCV's random state before the colour mask's k-means (same picture, same reading)
+KMEANS_SEED = 12345       # seed of the colour mask's k-means (foreground_mask)
 PLATE_WORK_WIDTH = 640    # px: the outlines are looked for at this width (the lines then place the plate)
 OPEN_FRACTION = 0.065     # of the mask's width: bumps narrower than this (pieces, glare, cloth cells) are cut off
 
@@ -537,10 +537,7 @@ def _find_plate(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     edge_outlines, edge_error = _mask_outlines(edge_enclosed_mask(image, scale), scale)
     score, H, partly = _best_plate(image, line_map, edge_outlines)
     if H is None or score < SURE_LINE_SCORE:
-        # foreground_mask clusters the table's colours by k-means++, seeded from OpenCV's global
-        # random state: without a fixed seed the same picture could be read differently each time.
-        cv2.setRNGSeed(KMEANS_SEED)
-        mask, _ = foreground_mask(image, PLATE_WORK_WIDTH)
+        mask, _ = foreground_mask(image, PLATE_WORK_WIDTH, seed=KMEANS_SEED)
         colour_outlines, colour_error = _mask_outlines(mask, scale)
         score, H, partly = _best_plate(image, line_map, colour_outlines + edge_outlines)
         if not colour_outlines and not edge_outlines:
