@@ -81,10 +81,8 @@ def _glyph_mask(ink: np.ndarray) -> np.ndarray | None:
     out = np.zeros((gh, gw), np.float32)
     x0 = (gw - new_w) // 2
     out[:, x0:x0 + new_w] = crop
-    out = cv2.GaussianBlur(out, (0, 0), 0.8)
-    out -= out.mean()
-    n = np.linalg.norm(out)
-    return out / n if n > 0 else None
+    out = _unit(cv2.GaussianBlur(out, (0, 0), 0.8))
+    return out if out.any() else None
 
 
 def _unit(mask: np.ndarray) -> np.ndarray:
