@@ -39,6 +39,9 @@ EDGE_SIDE_MIN = 0.6                # share of a side's points that must show the
 PAPER_INSET = 0.9                  # "mostly paper" is judged inside the outline shrunk this much
 MARGIN_PAPER = 0.75                # face up also when this share of the margin band is paper ...
 INSIDE_PAPER = 0.3                 # ... and this share of all but the outer frame
+DOWN_MARGIN_PAPER = 0.3            # clearly face down: less paper than this in the margin band and inside
+PATTERN_PERIOD = 0.08               # the averaged-colour mask averages over this fraction of a card length
+AVERAGED_DISTANCE = 3.0            # ... and keeps what is this many times the typical distance from the table
 KNOWN_OVERLAP = 0.3                # a region this much covered by a reading is that reading's card
 
 # the face test looks at the card flattened to _FLAT_W x _FLAT_H; inset from the edge in card widths:
@@ -74,6 +77,28 @@ def foreground_mask(img: np.ndarray, card_px: float) -> np.ndarray:
                                           min(255, k // 2 | 1)), (std.shape[1], std.shape[0])).astype(np.float32)
     textured = std - table_std > 10
     mask = (chroma > 0.15) | (lum > 1.3) | (lum < 0.35) | textured
+    return _opened(mask.astype(np.uint8) * 255, card_px)
+
+
+def averaged_colour_distance(img: np.ndarray, card_px: float) -> np.ndarray:
+    """How far each pixel's neighbourhood (a box of PATTERN_PERIOD card lengths) is from the table's,
+    in units of the picture's typical such distance: averaging over a cloth's pattern period makes a
+    dotted or checked cloth one even colour, and a card's cover stands out from it."""
+    sigma = PATTERN_PERIOD * card_px
+    f = img.astype(np.float32)
+    mean = cv2.GaussianBlur(f, (0, 0), sigma)
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    grey_mean = cv2.GaussianBlur(grey, (0, 0), sigma)
+    std = cv2.sqrt(cv2.max(cv2.GaussianBlur(grey * grey, (0, 0), sigma) - grey_mean * grey_mean, 0.0))
+    features = np.dstack([mean, std]).clip(0, 255).astype(np.uint8)
+    table = _table_model(features, card_px)
+    distance = cv2.absdiff(features, table).max(axis=2).astype(np.float32)
+    return distance / max(1.0, float(np.median(distance)))
+
+
+def averaged_colour_mask(img: np.ndarray, card_px: float) -> np.ndarray:
+    """Pixels whose neighbourhood, averaged over a pattern's period, differs from the table's."""
+    mask = averaged_colour_distance(img, card_px) > AVERAGED_DISTANCE
     return _opened(mask.astype(np.uint8) * 255, card_px)
 
 
@@ -121,27 +146,36 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
     card_px = np.sqrt(card_area * 1.5) if card_area else DEFAULT_CARD_LENGTH * small.shape[1]
     card_px = float(np.clip(card_px, CARD_LENGTH[0] * small.shape[1], CARD_LENGTH[1] * small.shape[1]))
     card_area = card_px * card_px / 1.5
-    known = np.zeros(small.shape[:2], np.uint8)
+    named_quads = known_quads if size_quads is None else size_quads
+    named = np.zeros(small.shape[:2], np.uint8)         # cards read by their index
+    unnamed = np.zeros(small.shape[:2], np.uint8)       # index-like marks no card was read from
     for q in known_quads:
-        cv2.fillPoly(known, [np.round(np.asarray(q) / SCALE).astype(np.int32)], 255)
+        is_named = any(np.array_equal(np.asarray(q), np.asarray(n)) for n in named_quads)
+        cv2.fillPoly(named if is_named else unnamed, [np.round(np.asarray(q) / SCALE).astype(np.int32)], 255)
     out = []
     centres = []
     masks = (foreground_mask(small, card_px), rare_colour_mask(small, card_px),
-             edge_enclosed_mask(half, card_px, (small.shape[1], small.shape[0])))
+             edge_enclosed_mask(half, card_px, (small.shape[1], small.shape[0])),
+             averaged_colour_mask(small, card_px))
     for mask in masks:
         for rect, region in _card_shaped(mask, card_area):
             area = cv2.countNonZero(region)
-            if cv2.countNonZero(cv2.bitwise_and(region, known)) > KNOWN_OVERLAP * area:
+            if cv2.countNonZero(cv2.bitwise_and(region, named)) > KNOWN_OVERLAP * area:
                 continue
+            # an unnamed reading is often a back's ornament taken for an index: the region is kept
+            # when it is a face-down card, and left to the reading otherwise
+            on_unnamed = cv2.countNonZero(cv2.bitwise_and(region, unnamed)) > KNOWN_OVERLAP * area
             centre = np.array(rect[0]) * SCALE
             if any(np.hypot(*(centre - c)) < 0.3 * card_px * SCALE for c in centres):
                 continue                         # found in another mask already
             box = _edge_fitted(half, cv2.boxPoints(rect) * (SCALE / 2.0))
             if box is None:
                 continue
-            centres.append(centre)
             box = _portrait_order(box)
+            if on_unnamed and not _is_clearly_face_down(half, box):
+                continue
             face = "up" if _is_face_up(half, box) else "down"
+            centres.append(centre)
             out.append({"card": None, "face": face, "confidence": 0.0, "quad": box * 2.0})
     return out
 
@@ -169,6 +203,20 @@ def _card_shaped(mask: np.ndarray, card_area: float):
 def _is_face_up(img: np.ndarray, box: np.ndarray) -> bool:
     """A face-up card: mostly white paper, or a margin of paper (the colour of the card's brightest
     pixels, whatever the light's colour) around a picture. ``box`` in portrait order."""
+    mostly_paper, margin_paper, inside_paper = _paper_shares(img, box)
+    return mostly_paper or (margin_paper > MARGIN_PAPER and inside_paper > INSIDE_PAPER)
+
+
+def _is_clearly_face_down(img: np.ndarray, box: np.ndarray) -> bool:
+    """Little paper in the margin band and inside: no face, whether a picture card or pips, looks
+    like this (used where a reading saw an index-like mark but named no card)."""
+    mostly_paper, margin_paper, inside_paper = _paper_shares(img, box)
+    return not mostly_paper and margin_paper < DOWN_MARGIN_PAPER and inside_paper < DOWN_MARGIN_PAPER
+
+
+def _paper_shares(img: np.ndarray, box: np.ndarray) -> tuple[bool, float, float]:
+    """(mostly white paper, share of the margin band that is paper, share of all but the outer frame
+    that is paper); paper is the colour of the card's brightest pixels, whatever the light's colour."""
     middle = box.mean(axis=0)
     poly = np.round(middle + PAPER_INSET * (box - middle)).astype(np.int32)
     x0, y0 = np.maximum(poly.min(axis=0), 0)
@@ -177,18 +225,18 @@ def _is_face_up(img: np.ndarray, box: np.ndarray) -> bool:
     cv2.fillPoly(inner_mask, [poly - [x0, y0]], 255)
     inner = img[y0:y1, x0:x1][inner_mask[:img.shape[0] - y0, :img.shape[1] - x0] > 0].astype(np.float32)
     if len(inner) == 0:
-        return False
+        return False, 0.0, 0.0
     low = inner.min(axis=1)
     chroma = inner.max(axis=1) - low
     top = np.percentile(low, 95)
     if top > 120 and float(np.mean((low > 0.8 * top) & (chroma < 0.25 * top))) > 0.6:
-        return True
+        return True, 1.0, 1.0
     m = cv2.getPerspectiveTransform(np.float32(box), np.float32([[0, 0], [_FLAT_W, 0], [_FLAT_W, _FLAT_H],
                                                                   [0, _FLAT_H]]))
     flat = cv2.warpPerspective(img, m, (_FLAT_W, _FLAT_H), flags=cv2.INTER_AREA).astype(np.float32)
     brightest = np.percentile(flat.reshape(-1, 3), 95, axis=0)
     paper = np.all(flat >= 0.8 * brightest, axis=2) & (brightest.min() > 90)
-    return bool(paper[MARGIN_BAND].mean() > MARGIN_PAPER and paper[INSIDE].mean() > INSIDE_PAPER)
+    return False, float(paper[MARGIN_BAND].mean()), float(paper[INSIDE].mean())
 
 
 def _edge_fitted(img: np.ndarray, box: np.ndarray, shift: int = 4, depth: float = 2.0, points: int = 14):
