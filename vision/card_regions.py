@@ -39,6 +39,8 @@ EDGE_SIDE_MIN = 0.6                # share of a side's points that must show the
 PAPER_INSET = 0.9                  # "mostly paper" is judged inside the outline shrunk this much
 MARGIN_PAPER = 0.75                # face up also when this share of the margin band is paper ...
 INSIDE_PAPER = 0.3                 # ... and this share of all but the outer frame
+BLANK_CELLS = 0.02                 # mostly paper is a face only when more than this share of cells is blank
+INK_STEP = 20.0                    # a cell is blank when no channel varies more than this in it
 DOWN_MARGIN_PAPER = 0.3            # clearly face down: less paper than this in the margin band and inside
 PATTERN_PERIOD = 0.08               # the averaged-colour mask averages over this fraction of a card length
 AVERAGED_DISTANCE = 3.0            # ... and keeps what is this many times the typical distance from the table
@@ -229,14 +231,25 @@ def _paper_shares(img: np.ndarray, box: np.ndarray) -> tuple[bool, float, float]
     low = inner.min(axis=1)
     chroma = inner.max(axis=1) - low
     top = np.percentile(low, 95)
-    if top > 120 and float(np.mean((low > 0.8 * top) & (chroma < 0.25 * top))) > 0.6:
-        return True, 1.0, 1.0
     m = cv2.getPerspectiveTransform(np.float32(box), np.float32([[0, 0], [_FLAT_W, 0], [_FLAT_W, _FLAT_H],
                                                                   [0, _FLAT_H]]))
     flat = cv2.warpPerspective(img, m, (_FLAT_W, _FLAT_H), flags=cv2.INTER_AREA).astype(np.float32)
+    if top > 120 and float(np.mean((low > 0.8 * top) & (chroma < 0.25 * top))) > 0.6:
+        # white paper, or a pale pattern all over a back: a face has blank paper somewhere
+        if _blank_share(flat) > BLANK_CELLS:
+            return True, 1.0, 1.0
+        return False, 0.0, 0.0
     brightest = np.percentile(flat.reshape(-1, 3), 95, axis=0)
     paper = np.all(flat >= 0.8 * brightest, axis=2) & (brightest.min() > 90)
     return False, float(paper[MARGIN_BAND].mean()), float(paper[INSIDE].mean())
+
+
+def _blank_share(flat: np.ndarray) -> float:
+    """Share of the cells (5 x 6 px of the flattened card, inside its outer frame) with no ink: no
+    channel varies by more than INK_STEP within the cell."""
+    cells = flat[3:_FLAT_H - 3, 3:_FLAT_W - 2].reshape((_FLAT_H - 6) // 6, 6, (_FLAT_W - 5) // 5, 5, 3)
+    spread = (cells.max(axis=(1, 3)) - cells.min(axis=(1, 3))).max(axis=2)
+    return float(np.mean(spread < INK_STEP))
 
 
 def _edge_fitted(img: np.ndarray, box: np.ndarray, shift: int = 4, depth: float = 2.0, points: int = 14):
