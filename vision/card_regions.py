@@ -35,6 +35,7 @@ SIZE_AGREEMENT = 1.3               # the largest named card's area over the smal
 CANNY = (60, 150)                  # edge thresholds of the third mask (areas enclosed by edges)
 RARE_COLOUR = 0.08                 # a colour (with its neighbour bins) held by less than this share of pixels
 EDGE_STEP = 20.0                   # largest channel difference between just inside and just outside a side
+EDGE_ACROSS = 1.0                  # ... and at least this times the difference along the side
 EDGE_SIDE_MIN = 0.6                # share of a side's points that must show the step
 PAPER_INSET = 0.9                  # "mostly paper" is judged inside the outline shrunk this much
 MARGIN_PAPER = 0.75                # face up also when this share of the margin band is paper ...
@@ -42,7 +43,7 @@ INSIDE_PAPER = 0.3                 # ... and this share of all but the outer fra
 BLANK_CELLS = 0.02                 # mostly paper is a face only when more than this share of cells is blank
 INK_STEP = 20.0                    # a cell is blank when no channel varies more than this in it
 DOWN_MARGIN_PAPER = 0.3            # clearly face down: less paper than this in the margin band and inside
-PATTERN_PERIOD = 0.08               # the averaged-colour mask averages over this fraction of a card length
+PATTERN_PERIODS = (0.08,)     # the averaged-colour masks average over these fractions of a card length
 AVERAGED_DISTANCE = 3.0            # ... and keeps what is this many times the typical distance from the table
 KNOWN_OVERLAP = 0.3                # a region this much covered by a reading is that reading's card
 
@@ -82,26 +83,40 @@ def foreground_mask(img: np.ndarray, card_px: float) -> np.ndarray:
     return _opened(mask.astype(np.uint8) * 255, card_px)
 
 
-def averaged_colour_distance(img: np.ndarray, card_px: float) -> np.ndarray:
-    """How far each pixel's neighbourhood (a box of PATTERN_PERIOD card lengths) is from the table's,
+def averaged_colour_distance(img: np.ndarray, card_px: float, period: float) -> np.ndarray:
+    """How far each pixel's neighbourhood (a Gaussian of ``period`` card lengths) is from the table's,
     in units of the picture's typical such distance: averaging over a cloth's pattern period makes a
-    dotted or checked cloth one even colour, and a card's cover stands out from it."""
-    sigma = PATTERN_PERIOD * card_px
-    f = img.astype(np.float32)
-    mean = cv2.GaussianBlur(f, (0, 0), sigma)
+    dotted or checked cloth one even colour, and a card's cover stands out from it. The neighbourhood
+    is told by its mean colour and the spread of its brightness (a pattern's contrast)."""
+    h, w = img.shape[:2]
+    img = cv2.resize(img, (w // 2, h // 2), interpolation=cv2.INTER_AREA)      # smooth enough to halve
+    card_px = card_px / 2
+    sigma = period * card_px
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    grey_mean = cv2.GaussianBlur(grey, (0, 0), sigma)
-    std = cv2.sqrt(cv2.max(cv2.GaussianBlur(grey * grey, (0, 0), sigma) - grey_mean * grey_mean, 0.0))
-    features = np.dstack([mean, std]).clip(0, 255).astype(np.uint8)
-    table = _table_model(features, card_px)
-    distance = cv2.absdiff(features, table).max(axis=2).astype(np.float32)
-    return distance / max(1.0, float(np.median(distance)))
+    colour_and_grey = cv2.GaussianBlur(cv2.merge([*cv2.split(img.astype(np.float32)), grey]), (0, 0), sigma)
+    b, g, r, grey_mean = cv2.split(colour_and_grey)
+    spread = cv2.sqrt(cv2.max(cv2.GaussianBlur(grey * grey, (0, 0), sigma) - grey_mean * grey_mean, 0.0))
+    features = cv2.convertScaleAbs(cv2.merge([b, g, r, spread]))
+    channels = cv2.split(cv2.absdiff(features, _table_model(features, card_px)))
+    distance = cv2.max(cv2.max(channels[0], channels[1]), cv2.max(channels[2], channels[3]))
+    typical = max(1.0, float(np.median(distance)))
+    return cv2.resize(distance.astype(np.float32) / typical, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def averaged_colour_mask(img: np.ndarray, card_px: float) -> np.ndarray:
+def averaged_colour_mask(img: np.ndarray, card_px: float, period: float) -> np.ndarray:
     """Pixels whose neighbourhood, averaged over a pattern's period, differs from the table's."""
-    mask = averaged_colour_distance(img, card_px) > AVERAGED_DISTANCE
-    return _opened(mask.astype(np.uint8) * 255, card_px)
+    distance = averaged_colour_distance(img, card_px, period)
+    mask = _opened((distance > AVERAGED_DISTANCE).astype(np.uint8) * 255, card_px)
+    # the average blurs a card's outline outwards by more the more the card stands out: each blob is
+    # cut again at half its own level, where a blurred step has its edge
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    out = np.zeros_like(mask)
+    for i in range(1, count):
+        x, y, w, h = stats[i, :4]
+        blob = labels[y:y + h, x:x + w] == i
+        level = max(AVERAGED_DISTANCE, 0.5 * float(np.percentile(distance[y:y + h, x:x + w][blob], 90)))
+        out[y:y + h, x:x + w][blob & (distance[y:y + h, x:x + w] > level)] = 255
+    return out
 
 
 def rare_colour_mask(img: np.ndarray, card_px: float) -> np.ndarray:
@@ -158,7 +173,7 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
     centres = []
     masks = (foreground_mask(small, card_px), rare_colour_mask(small, card_px),
              edge_enclosed_mask(half, card_px, (small.shape[1], small.shape[0])),
-             averaged_colour_mask(small, card_px))
+             *(averaged_colour_mask(small, card_px, period) for period in PATTERN_PERIODS))
     for mask in masks:
         for rect, region in _card_shaped(mask, card_area):
             area = cv2.countNonZero(region)
@@ -254,7 +269,9 @@ def _blank_share(flat: np.ndarray) -> float:
 
 def _edge_fitted(img: np.ndarray, box: np.ndarray, shift: int = 4, depth: float = 2.0, points: int = 14):
     """The rectangle ``box`` (in ``img`` pixels) with each side moved, up to ``shift`` px along its
-    normal, onto the strongest colour step; None when a side shows no step over most of its length."""
+    normal, onto the strongest colour step; None when a side shows no step over most of its length,
+    or no step that is a straight edge: one across the side larger than the change along it (a card's
+    side; the dots, checks and stripes of a cloth change as much along any line through them)."""
     box = np.asarray(box, np.float32)
     centre = box.mean(axis=0)
     t = np.linspace(0.15, 0.85, points, dtype=np.float32)[:, None]
@@ -263,17 +280,21 @@ def _edge_fitted(img: np.ndarray, box: np.ndarray, shift: int = 4, depth: float 
     for k in range(4):
         p0, p1 = box[k], box[(k + 1) % 4]
         along = p1 - p0
-        normal = np.array([along[1], -along[0]], np.float32) / max(1e-6, float(np.hypot(*along)))
+        tangent = along / max(1e-6, float(np.hypot(*along)))
+        normal = np.array([tangent[1], -tangent[0]], np.float32)
         if np.dot(normal, (p0 + p1) / 2 - centre) < 0:
             normal = -normal                                                      # pointing outwards
         on_side = (p0 + t * along)[None, :, :] + offsets[:, None, None] * normal  # offsets x points x 2
-        xy = np.stack([on_side - depth * normal, on_side + depth * normal]).reshape(1, -1, 2)
+        xy = np.stack([on_side - depth * normal, on_side + depth * normal,
+                       on_side - depth * tangent, on_side + depth * tangent]).reshape(1, -1, 2)
         samples = cv2.remap(img, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        inside, outside = samples.reshape(2, len(offsets), points, 3).astype(np.float32)
+        inside, outside, before, after = samples.reshape(4, len(offsets), points, 3).astype(np.float32)
         step = np.abs(inside - outside).max(axis=2)
+        step_along = np.abs(before - after).max(axis=2)
         score = (step > EDGE_STEP).mean(axis=1)
+        straight = ((step > EDGE_STEP) & (step > EDGE_ACROSS * step_along)).mean(axis=1)
         best = int(np.argmax(score))
-        if score[best] < EDGE_SIDE_MIN:
+        if score[best] < EDGE_SIDE_MIN or straight.max() < EDGE_SIDE_MIN:
             return None
         sides.append((p0 + offsets[best] * normal, along))
     corners = []
