@@ -43,7 +43,7 @@ INSIDE_PAPER = 0.3                 # ... and this share of all but the outer fra
 BLANK_CELLS = 0.02                 # mostly paper is a face only when more than this share of cells is blank
 INK_STEP = 20.0                    # a cell is blank when no channel varies more than this in it
 DOWN_MARGIN_PAPER = 0.3            # clearly face down: less paper than this in the margin band and inside
-PATTERN_PERIODS = (0.08,)     # the averaged-colour masks average over these fractions of a card length
+PATTERN_PERIODS = (0.08, 0.16)     # the averaged-colour masks average over these fractions of a card length
 AVERAGED_DISTANCE = 3.0            # ... and keeps what is this many times the typical distance from the table
 KNOWN_OVERLAP = 0.3                # a region this much covered by a reading is that reading's card
 
@@ -97,8 +97,13 @@ def averaged_colour_distance(img: np.ndarray, card_px: float, period: float) -> 
     b, g, r, grey_mean = cv2.split(colour_and_grey)
     spread = cv2.sqrt(cv2.max(cv2.GaussianBlur(grey * grey, (0, 0), sigma) - grey_mean * grey_mean, 0.0))
     features = cv2.convertScaleAbs(cv2.merge([b, g, r, spread]))
-    channels = cv2.split(cv2.absdiff(features, _table_model(features, card_px)))
-    distance = cv2.max(cv2.max(channels[0], channels[1]), cv2.max(channels[2], channels[3]))
+    # the table is the local median, or (where the cloth ends in a corner of the picture, and a
+    # local median is mostly the floor) the whole picture's median
+    distances = []
+    for table in (_table_model(features, card_px), np.median(features.reshape(-1, 4), axis=0)):
+        channels = cv2.split(cv2.absdiff(features, np.broadcast_to(table, features.shape).astype(np.uint8)))
+        distances.append(cv2.max(cv2.max(channels[0], channels[1]), cv2.max(channels[2], channels[3])))
+    distance = cv2.min(distances[0], distances[1])
     typical = max(1.0, float(np.median(distance)))
     return cv2.resize(distance.astype(np.float32) / typical, (w, h), interpolation=cv2.INTER_LINEAR)
 
@@ -114,7 +119,7 @@ def averaged_colour_mask(img: np.ndarray, card_px: float, period: float) -> np.n
     for i in range(1, count):
         x, y, w, h = stats[i, :4]
         blob = labels[y:y + h, x:x + w] == i
-        level = max(AVERAGED_DISTANCE, 0.5 * float(np.percentile(distance[y:y + h, x:x + w][blob], 90)))
+        level = max(AVERAGED_DISTANCE, 0.5 * float(np.median(distance[y:y + h, x:x + w][blob])))
         out[y:y + h, x:x + w][blob & (distance[y:y + h, x:x + w] > level)] = 255
     return out
 
