@@ -1,14 +1,17 @@
 """vision.card_regions on rendered scenes: face-down cards and a face-down stock pile are found on every
-kind of cloth, each once, with the card's outline; an empty cloth gives nothing; a region a reading
-already covers is not reported again; one reading of the wrong size does not change the card size."""
+kind of cloth, each once, with the card's outline (also backs on dotted and checked cloths, which only
+the averaged-colour mask tells apart); an empty cloth gives nothing; a region a reading already covers
+is not reported again, unless the reading named no card and the region is clearly a back; one reading
+of the wrong size does not change the card size; a rectangle of a cloth's dots is not a card's edge;
+a pale pattern all over a back is not a face's white paper."""
 
 import cv2
 import numpy as np
 import pytest
 
 from vision import render
-from vision.card_regions import _edge_fitted, _portrait_order, card_regions, edge_enclosed_mask, \
-    foreground_mask, rare_colour_mask
+from vision.card_regions import _edge_fitted, _is_face_up, _portrait_order, averaged_colour_mask, card_regions, \
+    edge_enclosed_mask, foreground_mask, rare_colour_mask
 
 DOWNS = [{"card": "2S", "x": 150, "y": 150, "angle": 20, "face": "down"},
          {"card": "3S", "x": 420, "y": 260, "angle": -70, "face": "down"}]
@@ -128,3 +131,74 @@ def test_back_of_the_cloth_colour_is_found_by_its_outline():
     found = card_regions(img, [])
     assert [r["face"] for r in found] == ["down"]
     assert np.allclose(np.mean(found[0]["quad"], axis=0), (640, 360), atol=3)
+
+
+@pytest.mark.parametrize("seed", [3_400_015, 3_400_017, 3_400_147])
+def test_backs_on_dotted_and_checked_cloths_are_found(seed, real_deck):
+    """Dev scenes (face-down condition) on polka-dot and checked cloths: each face-down card (a pile by
+    its top card) is found once and called down; nothing is called down on the cloth or on a face."""
+    spec = render.random_scene_spec(seed, condition="facedown")
+    if spec["deck"] not in render.available_decks():
+        pytest.skip(f"deck {spec['deck']} not installed")
+    img, truth = render.render_card_scene(spec)
+    found = card_regions(img, [])
+    downs = [r for r in found if r["face"] == "down"]
+    assert all(under(truth, r["quad"]) for r in downs)                  # none on the cloth
+    tops = sorted(max(under(truth, r["quad"])) for r in downs)
+    wanted = [i for i, t in enumerate(truth["cards"]) if t["face"] == "down" and t["visible"] >= 0.9]
+    assert tops == wanted
+
+
+def test_averaged_colour_mask_sees_a_back_among_dots_of_a_similar_brightness():
+    """Orange dots on a peach cloth, a beige back: pixel by pixel the back is no further from the cloth
+    than the dots are; averaged over the dots' period it stands out."""
+    img = np.full((180, 320, 3), (170, 200, 250), np.uint8)                 # peach (BGR)
+    for y in range(2, 180, 5):
+        for x in range(2, 320, 5):
+            cv2.circle(img, (x, y), 1, (60, 110, 220), -1)                  # orange dots
+    card = np.round(cv2.boxPoints(((160.0, 90.0), (24.0, 36.0), 20.0))).astype(np.int32)
+    cv2.fillPoly(img, [card], (185, 215, 220))                             # beige back
+    mask = averaged_colour_mask(img, 35.0, 0.08)
+    assert mask[90, 160] == 255
+    assert mask[20, 40] == 0 and mask[150, 280] == 0
+
+
+def test_a_rectangle_on_a_grid_of_dots_is_not_a_card_edge():
+    """Each side of a box lined up with rows of dots shows a colour step at most of its points, but
+    the step changes as much along the side as across it; a card's side does not."""
+    img = np.full((200, 300, 3), (170, 200, 250), np.uint8)
+    for y in range(4, 200, 8):
+        for x in range(4, 300, 8):
+            cv2.circle(img, (x, y), 3, (60, 110, 220), -1)
+    box = np.array([[100.0, 50.0], [164.0, 50.0], [164.0, 146.0], [100.0, 146.0]])
+    assert _edge_fitted(img, box + [1.0, 1.0]) is None
+    cv2.fillPoly(img, [box.astype(np.int32)], (90, 40, 30))
+    fitted = _edge_fitted(img, box + [2.0, -2.0])
+    assert fitted is not None and corner_error(fitted, box) < 2.0
+
+
+def test_pale_pattern_all_over_a_back_is_not_a_face():
+    """Light blue squares all over a white back: bright and pale like a face's paper, but no cell of
+    it is blank; a face with a few pips has blank paper between them."""
+    back = np.full((120, 80, 3), 245, np.uint8)
+    for y in range(2, 120, 6):
+        for x in range(2, 80, 6):
+            cv2.rectangle(back, (x, y), (x + 2, y + 2), (235, 200, 190), -1)
+    face = np.full((120, 80, 3), 245, np.uint8)
+    for x, y in [(40, 25), (40, 60), (40, 95)]:
+        cv2.circle(face, (x, y), 6, (40, 40, 200), -1)
+    box = np.array([[0.0, 0.0], [80.0, 0.0], [80.0, 120.0], [0.0, 120.0]])
+    assert not _is_face_up(back, box)
+    assert _is_face_up(face, box)
+
+
+def test_back_under_an_unnamed_reading_is_still_reported(real_deck):
+    """A reading that named no card (a back's ornament taken for an index) does not hide a clearly
+    face-down card; a named reading does."""
+    img, truth = scene(DOWNS)
+    quad = np.asarray(truth["cards"][0]["quad"])
+    unnamed = card_regions(img, [quad], [])
+    assert sorted(under(truth, r["quad"]) for r in unnamed) == [[0], [1]]
+    assert all(r["face"] == "down" for r in unnamed)
+    named = card_regions(img, [quad], [quad])
+    assert [under(truth, r["quad"]) for r in named] == [[1]]
