@@ -5,18 +5,23 @@ is hidden or unreadable.
 the index readings; it returns Contract 2 card dicts (``card: None``, ``face: "up" | "down"``,
 ``confidence: 0.0``, ``quad``) for regions that
 
-- stand out from the table in one of three masks: a colour or brightness change from the table's local
+- stand out from the table in one of five masks: a colour or brightness change from the table's local
   median (plain cloths, wood, shadows), a colour that is rare in the whole picture (a patterned
-  cloth's colours are common everywhere, a card's cover a few per cent of the picture), or an area
-  enclosed by sharp edges (a card's outline, whatever its colours);
+  cloth's colours are common everywhere, a card's cover a few per cent of the picture), an area
+  enclosed by sharp edges (a card's outline, whatever its colours), or (twice) a change of the colour
+  and contrast averaged over a cloth's pattern period (dots, checks and stripes average to one
+  colour, a back does not);
 - have a card's shape (a rectangle of aspect 1.15-1.95, at least 65 % filled) and size;
-- show a colour step along all four sides of the rectangle (a card's straight edge; glare, shadows,
-  hands and pieces of a cloth's pattern do not);
-- are not already covered by a reading.
+- show a colour step along all four sides of the rectangle that is a straight edge: larger across
+  the side than along it (a card's edge; glare, shadows, hands and a cloth's dots and checks do not);
+- are not already covered by a reading that named a card (under one that named none, only a region
+  that is clearly a back is kept: a back's ornament is often taken for an index).
 
-A region is face up when it is mostly white paper, or when a band just inside its edge is the card's
-brightest colour (a face's margin under any light) around a picture; face down otherwise.
-All masks are made at 1/4 of the work picture's size, edges and faces are checked at 1/2.
+A region is face up when it is mostly white paper with some blank cells (a pale pattern all over a
+back has none), or when a band just inside its edge is the card's brightest colour (a face's margin
+under any light) around a picture; face down otherwise.
+All masks are made at 1/4 of the work picture's size (the averaged ones at 1/8), edges and faces are
+checked at 1/2.
 """
 
 from __future__ import annotations
