@@ -453,10 +453,29 @@ def find_table_board(image: np.ndarray, image_bgra: np.ndarray | None = None) ->
             raise BoardPartlyInView("only part of the backgammon board is in view — move the camera or the "
                                     "board / tabla se vede doar în parte — mutați camera sau tabla")
         score, quad = _best_refined(image_bgra, scored)
+    if abs(_ratio(quad) - 1.0) >= ASPECT_TOLERANCE:
+        score, quad = _retry_off_proportions(image_bgra, scored, score, quad)
     if score < MIN_LAYOUT_SCORE:
         raise BoardNotFound("no backgammon board in view (no outline shows the board's drawing) "
                             "/ nu se vede tabla de table")
     return quad
+
+
+def _retry_off_proportions(image_bgra: np.ndarray, scored: list, score: float,
+                           quad: np.ndarray) -> tuple[float, np.ndarray]:
+    """The chosen outline, refined, is off the board's proportions (often the playing fields
+    without the trays, whose frame was lost in the table's colours): each other candidate and the
+    chosen one moved out to the board's proportions (_aspect_variants), refined as well; the
+    best-scored of all is kept (the chosen one when none shows the drawing better)."""
+    others = [(s[1], s[2], s[3], s[4]) for s in scored[:-1]]
+    for variant in _aspect_variants(quad):
+        others.append((variant, *_layout_edges(image_bgra, variant)))
+    for q, H, gx, gy in others:
+        entry = [(_layout_score(gx, gy), q, H, gx, gy, "retry")]
+        s2, q2 = _best_refined(image_bgra, entry)
+        if s2 > score:
+            score, quad = s2, q2
+    return score, quad
 
 
 def _best_refined(image_bgra: np.ndarray, scored: list) -> tuple[float, np.ndarray]:
