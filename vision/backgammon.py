@@ -62,6 +62,8 @@ ARC_CENTRE_BIAS = 2.0               # mm: a near-arc peak lies this much beyond 
 SATURATED = 250                     # grey level of a blown-out pixel
 GLARE_SHARE = 0.1                   # share of blown-out pixels along a point that puts it in the glare
 FAINT_ARC = 1.0                     # a faint rim one checker beyond a stack's last: the glare fill abstains
+FAINT_FIRST_ARC = 2.0               # ... or where a point read empty would have its first checker (the base's
+                                    # edge alone gives up to about 1.7 there)
 FAINT_REACH = 3.0                   # mm either way of where that checker would lie
 GLARE_DOMINANCE = 6.0               # ... and no other place that may hold the missing checkers has 1/6 of its share
 RIM_BAND_MM = 5.0                   # thin bands (a checker's rim, ~2 mm) are found by a top-hat this wide
@@ -608,13 +610,17 @@ def _stack_response(view: _View, axis, max_len_mm: float) -> tuple[np.ndarray, n
 
 def _faint_checker_beyond(view: _View, axis) -> bool:
     """Whether a stack of at most five shows a faint rim (FAINT_ARC, below ARC_MIN) one checker
-    beyond its last clear one: a checker that may have been missed there."""
+    beyond its last clear one, or a point read empty one where its first checker would lie: a
+    checker that may have been missed there."""
     ts, best = _stack_response(view, axis, TABLE_POINT_L)
     clear = np.flatnonzero(best >= ARC_MIN)
-    if not len(clear):
-        return False
-    beyond = np.abs(ts - (ts[clear[-1]] + 2 * CHECKER_R)) <= FAINT_REACH
-    return bool(beyond.any() and best[beyond].max() >= FAINT_ARC)
+    # a checker's near-arc peak lies ARC_CENTRE_BIAS beyond its centre; the first one's centre is CHECKER_R out
+    if len(clear):
+        expected, faint = ts[clear[-1]] + 2 * CHECKER_R, FAINT_ARC
+    else:
+        expected, faint = CHECKER_R + ARC_CENTRE_BIAS, FAINT_FIRST_ARC
+    beyond = np.abs(ts - expected) <= FAINT_REACH
+    return bool(beyond.any() and best[beyond].max() >= faint)
 
 
 def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
@@ -857,9 +863,9 @@ def _fill_glare_deficit(view: _View, points: list, bar: list, off: list, trays: 
         if len(candidates) > 1 and candidates[1][0] * GLARE_DOMINANCE > candidates[0][0]:
             continue                    # another place is in the glare too: its checkers may be the missing ones
         _, kind, where = candidates[0]
-        if any(1 <= p[side] <= 5 and (kind, where) != ("point", i)
+        if any((1 <= p[side] <= 5 or p == [0, 0]) and (kind, where) != ("point", i)
                and _faint_checker_beyond(view, table_point_axis(i + 1)) for i, p in enumerate(points)):
-            continue                    # a stack outside the glare may hold a missed checker of its own
+            continue                    # a stack outside the glare, or a point read empty, may hold a missed checker
         if kind == "point":
             points[where][side] += deficit
         else:
