@@ -65,6 +65,7 @@ FAINT_ARC = 1.0                     # a faint rim one checker beyond a stack's l
 FAINT_FIRST_ARC = 2.0               # ... or where a point read empty would have its first checker (the base's
                                     # edge alone gives up to about 1.7 there)
 FAINT_REACH = 3.0                   # mm either way of where that checker would lie
+GRID_TOLERANCE = 3.0                # mm: the glare fill needs the checkers seen on a point this near the filled stack's
 GLARE_DOMINANCE = 6.0               # ... and no other place that may hold the missing checkers has 1/6 of its share
 RIM_BAND_MM = 5.0                   # thin bands (a checker's rim, ~2 mm) are found by a top-hat this wide
 RIM_POLARITY_MIN = 1.0              # rim polarity (top-hat minus black-hat) that tells the colour by itself
@@ -629,24 +630,7 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
     x, base, d = axis
     k = PX_PER_MM
     ts, best = _stack_response(view, axis, max_len_mm)
-    win = int(round(MIN_SPACING_MM / STEP_MM))
-    # the strongest responses first; each keeps off others within win steps
-    order = np.argsort(-best)
-    strong = order[:int(np.count_nonzero(best >= ARC_MIN))]
-    taken_near = np.zeros(len(best), bool)
-    peaks = []
-    for i in strong.tolist():
-        if taken_near[i]:
-            continue
-        # a shoulder of a stronger peak (the response does not dip between them) is not a checker
-        left = [j for j in peaks if j < i]
-        right = [j for j in peaks if j > i]
-        if left and best[max(left):i].min() > best[i] - PEAK_DIP:
-            continue
-        if right and best[i:min(right)].min() > best[i] - PEAK_DIP:
-            continue
-        peaks.append(i)
-        taken_near[max(0, i - win + 1):i + win] = True
+    peaks = _checker_peaks(best)
     if not peaks:
         return 0, 0.0, 0.0
     # the frame just beyond the point's base, lit as the stack is: the checkers' brightness is taken against it
@@ -669,6 +653,40 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
         count = _overlapped_count(best, ts)
     return (count, (float(np.mean(vals)) / frame_level if vals else 0.0),
             _rim_polarity(view, x, base, d, float(tk[-1]) - ARC_CENTRE_BIAS + CHECKER_R))
+
+
+def _checker_peaks(best: np.ndarray) -> list[int]:
+    """Indices of the checkers' peaks in a stack's rim response (_stack_response), unsorted."""
+    win = int(round(MIN_SPACING_MM / STEP_MM))
+    # the strongest responses first; each keeps off others within win steps
+    order = np.argsort(-best)
+    strong = order[:int(np.count_nonzero(best >= ARC_MIN))]
+    taken_near = np.zeros(len(best), bool)
+    peaks = []
+    for i in strong.tolist():
+        if taken_near[i]:
+            continue
+        # a shoulder of a stronger peak (the response does not dip between them) is not a checker
+        left = [j for j in peaks if j < i]
+        right = [j for j in peaks if j > i]
+        if left and best[max(left):i].min() > best[i] - PEAK_DIP:
+            continue
+        if right and best[i:min(right)].min() > best[i] - PEAK_DIP:
+            continue
+        peaks.append(i)
+        taken_near[max(0, i - win + 1):i + win] = True
+    return peaks
+
+
+def _fits_stack_of(view: _View, axis, total: int) -> bool:
+    """Whether the checkers seen along a point lie where a stack of ``total`` would have them:
+    touching from the base (five or fewer) or evenly filling the point (more), each within
+    GRID_TOLERANCE."""
+    ts, best = _stack_response(view, axis, TABLE_POINT_L)
+    centres = ts[_checker_peaks(best)] - ARC_CENTRE_BIAS
+    spacing = 2 * CHECKER_R if total <= 5 else (TABLE_POINT_L - 2 * CHECKER_R) / (total - 1)
+    slots = np.round((centres - CHECKER_R) / spacing)
+    return bool(np.all(np.abs(centres - CHECKER_R - slots * spacing) <= GRID_TOLERANCE))
 
 
 def _overlapped_count(response: np.ndarray, ts: np.ndarray) -> int:
@@ -866,6 +884,8 @@ def _fill_glare_deficit(view: _View, points: list, bar: list, off: list, trays: 
         if any((1 <= p[side] <= 5 or p == [0, 0]) and (kind, where) != ("point", i)
                and _faint_checker_beyond(view, table_point_axis(i + 1)) for i, p in enumerate(points)):
             continue                    # a stack outside the glare, or a point read empty, may hold a missed checker
+        if kind == "point" and not _fits_stack_of(view, table_point_axis(where + 1), points[where][side] + deficit):
+            continue                    # the checkers seen there are not spaced as that many would be
         if kind == "point":
             points[where][side] += deficit
         else:

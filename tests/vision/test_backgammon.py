@@ -326,3 +326,20 @@ def test_glare_fill_abstains_when_a_point_read_empty_shows_a_faint_first_checker
     assert truth["points"][16] == [1, 0] and got["points"][16] == [0, 0]
     assert truth["points"][14] == [12, 0] and got["points"][14] == [12, 0]
     assert got["position_id"] is None
+
+
+def test_glare_fill_abstains_when_the_seen_checkers_are_not_spaced_as_the_filled_stack():
+    # tuning scene 701391 (glare, patterned cloth): of point 2's nine white checkers (14 mm apart) three
+    # are seen, and point 4's three are lost in the glare; the nine missing were all put on point 2,
+    # whose twelve would lie 10.2 mm apart — the three seen are up to 4.8 mm off that: no Position ID
+    img, truth = rb.random_table_scene(np.random.default_rng(701391))
+    got = backgammon.read(img)
+    assert truth["points"][1] == [9, 0] and got["points"][1] == [3, 0]
+    assert got["position_id"] is None
+    view_axis = rb.table_point_axis(2)
+    corners = backgammon.find_table_board(img)
+    view = backgammon._View(backgammon._with_alpha(img),
+                            backgammon.board_homography(corners, backgammon.TABLE_W, backgammon.TABLE_H))
+    view.make_edges()
+    assert backgammon._fits_stack_of(view, view_axis, 9)
+    assert not backgammon._fits_stack_of(view, view_axis, 12)
