@@ -53,6 +53,7 @@ MARGIN_X, MARGIN_Y = 70.0, 40.0     # mm of table around the board looked at (fo
 ARC_HALF_ANGLE = np.deg2rad(70)     # the near half of a checker's rim that shows in a stack
 ARC_PERCENTILE = 30.0
 ARC_MIN = 2.5                       # rim edge strength that makes a checker
+FIRST_ARC_MIN = 2.0                 # ... the first one on a point, whose near arc meets the base's edge
 STEP_MM = 0.75                      # checker centres tried every this far along a point
 GAP_TOLERANCE = 0.2                 # a gap of m spacings is m - 1 missed checkers when within this share
 MIN_SPACING_MM = 7.0                # checkers in a stack are at least this far apart
@@ -62,7 +63,7 @@ ARC_CENTRE_BIAS = 2.0               # mm: a near-arc peak lies this much beyond 
 SATURATED = 250                     # grey level of a blown-out pixel
 GLARE_SHARE = 0.1                   # share of blown-out pixels along a point that puts it in the glare
 FAINT_ARC = 1.0                     # a faint rim one checker beyond a stack's last: the glare fill abstains
-FAINT_FIRST_ARC = 2.0               # ... or where a point read empty would have its first checker (the base's
+FAINT_FIRST_ARC = 1.75              # ... or where a point read empty would have its first checker (the base's
                                     # edge alone gives up to about 1.7 there)
 FAINT_REACH = 3.0                   # mm either way of where that checker would lie
 GRID_TOLERANCE = 3.0                # mm: the glare fill needs the checkers seen on a point this near the filled stack's
@@ -630,7 +631,8 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
     x, base, d = axis
     k = PX_PER_MM
     ts, best = _stack_response(view, axis, max_len_mm)
-    peaks = _checker_peaks(best)
+    # on a point the first checker's near arc meets the base's edge and shows weaker: a lower bar there
+    peaks = _checker_peaks(ts, best, FIRST_ARC_MIN if max_len_mm == TABLE_POINT_L else ARC_MIN)
     if not peaks:
         return 0, 0.0, 0.0
     # the frame just beyond the point's base, lit as the stack is: the checkers' brightness is taken against it
@@ -655,12 +657,15 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
             _rim_polarity(view, x, base, d, float(tk[-1]) - ARC_CENTRE_BIAS + CHECKER_R))
 
 
-def _checker_peaks(best: np.ndarray) -> list[int]:
-    """Indices of the checkers' peaks in a stack's rim response (_stack_response), unsorted."""
+def _checker_peaks(ts: np.ndarray, best: np.ndarray, first_arc_min: float = ARC_MIN) -> list[int]:
+    """Indices of the checkers' peaks in a stack's rim response ``best`` at distances ``ts`` from
+    the base (_stack_response), unsorted; where the first checker's peak would lie, a response of
+    ``first_arc_min`` is enough."""
     win = int(round(MIN_SPACING_MM / STEP_MM))
+    first = np.abs(ts - (CHECKER_R + ARC_CENTRE_BIAS)) <= FAINT_REACH
     # the strongest responses first; each keeps off others within win steps
     order = np.argsort(-best)
-    strong = order[:int(np.count_nonzero(best >= ARC_MIN))]
+    strong = order[(best >= np.where(first, first_arc_min, ARC_MIN))[order]]
     taken_near = np.zeros(len(best), bool)
     peaks = []
     for i in strong.tolist():
@@ -683,7 +688,7 @@ def _fits_stack_of(view: _View, axis, total: int) -> bool:
     touching from the base (five or fewer) or evenly filling the point (more), each within
     GRID_TOLERANCE."""
     ts, best = _stack_response(view, axis, TABLE_POINT_L)
-    centres = ts[_checker_peaks(best)] - ARC_CENTRE_BIAS
+    centres = ts[_checker_peaks(ts, best, FIRST_ARC_MIN)] - ARC_CENTRE_BIAS
     spacing = 2 * CHECKER_R if total <= 5 else (TABLE_POINT_L - 2 * CHECKER_R) / (total - 1)
     slots = np.round((centres - CHECKER_R) / spacing)
     return bool(np.all(np.abs(centres - CHECKER_R - slots * spacing) <= GRID_TOLERANCE))

@@ -316,16 +316,27 @@ def test_outline_without_the_trays_is_moved_out_to_the_boards_proportions(seed):
     assert got["position_id"] is not None
 
 
-def test_glare_fill_abstains_when_a_point_read_empty_shows_a_faint_first_checker():
+def test_glare_fill_abstains_when_a_point_read_empty_shows_a_faint_first_checker(monkeypatch):
     # tuning scene 701187 (daylight, white cloth): the lone white checker on point 17 shows a rim of
-    # about 2.4 (below ARC_MIN) and is missed; the white checkers of point 15's stack are blown out
-    # by themselves, so the glare fill put the missing one there (a wrong Position ID) — no Position
-    # ID instead, point 15 kept as read
+    # about 2.4; with the first checker held to ARC_MIN (as before FIRST_ARC_MIN) it is missed, and
+    # the white checkers of point 15's stack, blown out by themselves, drew the glare fill (a wrong
+    # Position ID) — the faint first rim on point 17 makes the fill abstain: no Position ID
     img, truth = rb.random_table_scene(np.random.default_rng(701187))
+    monkeypatch.setattr(backgammon, "FIRST_ARC_MIN", backgammon.ARC_MIN)
     got = backgammon.read(img)
     assert truth["points"][16] == [1, 0] and got["points"][16] == [0, 0]
     assert truth["points"][14] == [12, 0] and got["points"][14] == [12, 0]
     assert got["position_id"] is None
+
+
+@pytest.mark.parametrize("seed", [701187, 701248, 701475, 701561])
+def test_a_first_checker_whose_rim_meets_the_points_base_is_counted(seed):
+    # tuning scenes (daylight or shadow, white checkers on light points): the first checker's near arc
+    # meets the base's edge and responds 2.3-2.5, below ARC_MIN; FIRST_ARC_MIN (2.0) counts it
+    img, truth = rb.random_table_scene(np.random.default_rng(seed))
+    got = backgammon.read(img)
+    assert (got["points"], got["bar"], got["off"]) == (truth["points"], truth["bar"], truth["off"])
+    assert got["position_id"] == backgammon.position_id(truth["points"], truth["bar"], True)
 
 
 def test_glare_fill_abstains_when_the_seen_checkers_are_not_spaced_as_the_filled_stack():
