@@ -52,6 +52,8 @@ PX_PER_MM = 2.0
 MARGIN_X, MARGIN_Y = 70.0, 40.0     # mm of table around the board looked at (for dice)
 ARC_HALF_ANGLE = np.deg2rad(70)     # the near half of a checker's rim that shows in a stack
 ARC_PERCENTILE = 30.0
+NEXT_ARC_MIN = 1.5                  # a checker touching the last one of a stack of at most five (glare)
+TOUCH_TOLERANCE = 3.0               # mm: touching checkers' peaks lie this near 2 * CHECKER_R apart
 ARC_MIN = 2.5                       # rim edge strength that makes a checker
 FIRST_ARC_MIN = 2.0                 # ... the first one on a point, whose near arc meets the base's edge
 STEP_MM = 0.75                      # checker centres tried every this far along a point
@@ -612,13 +614,16 @@ def _stack_response(view: _View, axis, max_len_mm: float) -> tuple[np.ndarray, n
 
 def _faint_checker_beyond(view: _View, axis) -> bool:
     """Whether a stack of at most five shows a faint rim (FAINT_ARC, below ARC_MIN) one checker
-    beyond its last clear one, or a point read empty one where its first checker would lie: a
-    checker that may have been missed there."""
+    beyond its last counted one, or a point read empty one (FAINT_FIRST_ARC) where its first checker
+    would lie: a checker that may have been missed there."""
     ts, best = _stack_response(view, axis, TABLE_POINT_L)
     clear = np.flatnonzero(best >= ARC_MIN)
     # a checker's near-arc peak lies ARC_CENTRE_BIAS beyond its centre; the first one's centre is CHECKER_R out
     if len(clear):
-        expected, faint = ts[clear[-1]] + 2 * CHECKER_R, FAINT_ARC
+        centres = np.sort(ts[_checker_peaks(ts, best, FIRST_ARC_MIN)])
+        # beyond the last checker counted (_touching_more may count some beyond the last clear one)
+        last = max(float(ts[clear[-1]]), float(centres[-1]) + 2 * CHECKER_R * _touching_more(ts, best, centres))
+        expected, faint = last + 2 * CHECKER_R, FAINT_ARC
     else:
         expected, faint = CHECKER_R + ARC_CENTRE_BIAS, FAINT_FIRST_ARC
     beyond = np.abs(ts - expected) <= FAINT_REACH
@@ -651,10 +656,30 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
         if patch.size:
             vals.append(_median(patch))
     count = len(peaks) + _missed_in_gaps(tk)
+    if max_len_mm == TABLE_POINT_L:
+        count += _touching_more(ts, best, tk)
     if max_len_mm == TABLE_POINT_L and count > 5 and tk[-1] - tk[0] > TABLE_POINT_L - 2 * CHECKER_R - 2 * CHECKER_R / 2:
         count = _overlapped_count(best, ts)
     return (count, (float(np.mean(vals)) / frame_level if vals else 0.0),
             _rim_polarity(view, x, base, d, float(tk[-1]) - ARC_CENTRE_BIAS + CHECKER_R))
+
+
+def _touching_more(ts: np.ndarray, best: np.ndarray, centres: np.ndarray) -> int:
+    """How many more checkers continue a stack of at most four touching ones from a point's base
+    (their rim peaks at ``centres``, sorted): each one checker beyond the last, with a rim of at
+    least NEXT_ARC_MIN (a lamp's glare washes out the rims of the checkers farther from the base)."""
+    if not 1 <= len(centres) <= 4 or abs(centres[0] - (CHECKER_R + ARC_CENTRE_BIAS)) > TOUCH_TOLERANCE:
+        return 0
+    if np.any(np.abs(np.diff(centres) - 2 * CHECKER_R) > TOUCH_TOLERANCE):
+        return 0
+    more, last = 0, float(centres[-1])
+    while len(centres) + more < 5:
+        near = np.abs(ts - (last + 2 * CHECKER_R)) <= TOUCH_TOLERANCE
+        if not near.any() or best[near].max() < NEXT_ARC_MIN:
+            break
+        last = float(ts[near][np.argmax(best[near])])
+        more += 1
+    return more
 
 
 def _checker_peaks(ts: np.ndarray, best: np.ndarray, first_arc_min: float = ARC_MIN) -> list[int]:
