@@ -56,6 +56,7 @@ NEXT_ARC_MIN = 1.5                  # a checker touching the last one of a stack
 TOUCH_TOLERANCE = 3.0               # mm: touching checkers' peaks lie this near 2 * CHECKER_R apart
 ARC_MIN = 2.5                       # rim edge strength that makes a checker
 FIRST_ARC_MIN = 2.0                 # ... the first one on a point, whose near arc meets the base's edge
+FIRST_BREADTH = 0.75                # ... when broad: its mean over 1.5 mm either way is this share of it
 STEP_MM = 0.75                      # checker centres tried every this far along a point
 GAP_TOLERANCE = 0.2                 # a gap of m spacings is m - 1 missed checkers when within this share
 MIN_SPACING_MM = 7.0                # checkers in a stack are at least this far apart
@@ -68,7 +69,7 @@ FAINT_ARC = 1.0                     # a faint rim one checker beyond a stack's l
 FAINT_FIRST_ARC = 1.75              # ... or where a point read empty would have its first checker (the base's
                                     # edge alone gives up to about 1.7 there)
 FAINT_REACH = 3.0                   # mm either way of where that checker would lie
-GRID_TOLERANCE = 3.0                # mm: the glare fill needs the checkers seen on a point this near the filled stack's
+GRID_TOLERANCE = 4.0                # mm: the glare fill needs the checkers seen on a point this near the filled stack's
 GLARE_DOMINANCE = 6.0               # ... and no other place that may hold the missing checkers has 1/6 of its share
 RIM_BAND_MM = 5.0                   # thin bands (a checker's rim, ~2 mm) are found by a top-hat this wide
 RIM_POLARITY_MIN = 1.0              # rim polarity (top-hat minus black-hat) that tells the colour by itself
@@ -687,7 +688,10 @@ def _checker_peaks(ts: np.ndarray, best: np.ndarray, first_arc_min: float = ARC_
     the base (_stack_response), unsorted; where the first checker's peak would lie, a response of
     ``first_arc_min`` is enough."""
     win = int(round(MIN_SPACING_MM / STEP_MM))
-    first = np.abs(ts - (CHECKER_R + ARC_CENTRE_BIAS)) <= FAINT_REACH
+    # ... when the response there is broad as a rim's (a board line crossing the arc makes a narrow spike):
+    # its mean over 1.5 mm either way at least FIRST_BREADTH of it
+    around = np.convolve(best, np.ones(5, np.float32) / 5, mode="same")
+    first = (np.abs(ts - (CHECKER_R + ARC_CENTRE_BIAS)) <= FAINT_REACH) & (around >= FIRST_BREADTH * best)
     # the strongest responses first; each keeps off others within win steps
     order = np.argsort(-best)
     strong = order[(best >= np.where(first, first_arc_min, ARC_MIN))[order]]
