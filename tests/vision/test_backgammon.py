@@ -378,3 +378,15 @@ def test_touching_more_needs_touching_checkers_from_the_base():
     assert backgammon._touching_more(ts, best, centres) == 2          # 1.6 counts, 1.0 does not
     assert backgammon._touching_more(ts, best, centres + 5.0) == 0    # not from the base
     assert backgammon._touching_more(ts, best, np.array([centres[0], centres[0] + 14.0])) == 0   # overlapping
+
+
+def test_first_checkers_lower_bar_needs_a_broad_response():
+    ts = np.arange(12.5, 130.0, 0.75)
+    first = backgammon.CHECKER_R + backgammon.ARC_CENTRE_BIAS
+    broad = np.where(np.abs(ts - first) <= 1.6, 2.3, 0.0)     # a rim's peak, about 3 mm wide
+    spike = np.where(np.abs(ts - first) <= 0.3, 2.3, 0.0)     # one sample: a line crossing the arc
+    assert len(backgammon._checker_peaks(ts, broad, backgammon.FIRST_ARC_MIN)) == 1
+    assert backgammon._checker_peaks(ts, spike, backgammon.FIRST_ARC_MIN) == []
+    assert backgammon._checker_peaks(ts, broad) == []          # ARC_MIN everywhere (the bar)
+    later = np.where(np.abs(ts - first - 28.0) <= 1.6, 2.3, 0.0)
+    assert backgammon._checker_peaks(ts, later, backgammon.FIRST_ARC_MIN) == []   # not where the first lies
