@@ -669,9 +669,10 @@ def _touching_more(ts: np.ndarray, best: np.ndarray, centres: np.ndarray) -> int
     """How many more checkers continue a stack of at most four touching ones from a point's base
     (their rim peaks at ``centres``, sorted): each one checker beyond the last, with a rim of at
     least NEXT_ARC_MIN (a lamp's glare washes out the rims of the checkers farther from the base)."""
+    centres = [float(c) for c in centres]
     if not 1 <= len(centres) <= 4 or abs(centres[0] - (CHECKER_R + ARC_CENTRE_BIAS)) > TOUCH_TOLERANCE:
         return 0
-    if np.any(np.abs(np.diff(centres) - 2 * CHECKER_R) > TOUCH_TOLERANCE):
+    if any(abs(b - a - 2 * CHECKER_R) > TOUCH_TOLERANCE for a, b in zip(centres, centres[1:])):
         return 0
     more, last = 0, float(centres[-1])
     while len(centres) + more < 5:
@@ -688,13 +689,23 @@ def _checker_peaks(ts: np.ndarray, best: np.ndarray, first_arc_min: float = ARC_
     the base (_stack_response), unsorted; where the first checker's peak would lie, a response of
     ``first_arc_min`` is enough."""
     win = int(round(MIN_SPACING_MM / STEP_MM))
-    # ... when the response there is broad as a rim's (a board line crossing the arc makes a narrow spike):
-    # its mean over 1.5 mm either way at least FIRST_BREADTH of it
-    around = np.convolve(best, np.ones(5, np.float32) / 5, mode="same")
-    first = (np.abs(ts - (CHECKER_R + ARC_CENTRE_BIAS)) <= FAINT_REACH) & (around >= FIRST_BREADTH * best)
+    strong_enough = best >= ARC_MIN
+    if first_arc_min < ARC_MIN:
+        # ... when the response there is broad as a rim's (a board line crossing the arc makes a narrow
+        # spike): its mean over 1.5 mm (2 steps) either way, beyond the ends taken as 0, at least FIRST_BREADTH of it
+        centre, t0 = CHECKER_R + ARC_CENTRE_BIAS, float(ts[0])          # ts: evenly STEP_MM apart
+        lo = max(0, int(np.ceil((centre - FAINT_REACH - t0) / STEP_MM - 1e-6)))
+        hi = int(np.floor((centre + FAINT_REACH - t0) / STEP_MM + 1e-6)) + 1
+        window = best[lo:hi]
+        maybe = (window >= first_arc_min) & ~strong_enough[lo:hi]
+        if maybe.any():
+            zeros = np.zeros(2, best.dtype)
+            padded = np.concatenate((zeros, best[:hi + 2], zeros))      # padded[j] = best[j - 2]
+            sums = sum(padded[lo + j:hi + j] for j in range(5))         # best[i - 2] + ... + best[i + 2]
+            strong_enough[lo:hi] |= maybe & (sums / 5 >= FIRST_BREADTH * window)
     # the strongest responses first; each keeps off others within win steps
     order = np.argsort(-best)
-    strong = order[(best >= np.where(first, first_arc_min, ARC_MIN))[order]]
+    strong = order[strong_enough[order]]
     taken_near = np.zeros(len(best), bool)
     peaks = []
     for i in strong.tolist():
