@@ -40,6 +40,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision import card_cnn
 from vision.card_regions import card_regions
 from vision.imaging import check_frame
 
@@ -50,6 +51,8 @@ DEFAULT_THRESHOLD = 0.94
 NMS_RADIUS = 0.9          # hypotheses closer than this (in rank-suit distances) read one index
 MIN_REPORTED = 0.3        # weaker readings are not reported at all (a card region may still be)
 DISAGREE_IGNORED = 0.4    # a reading this unsure does not veto the other corner's
+CNN_GATE = 0.1            # hypotheses the MLP gives at least this p(index) are read by the CNN too
+CNN_WEIGHT = 1.0          # the CNN's share of the combined probabilities (the MLP only chooses what it reads)
 SPLIT_CONFIDENT = 0.98    # two different readings both this sure are two cards, not one card's corners
 MAX_SCALE_RATIO = 1.5     # a reading this much larger than the picture's typical index is not named
 SCALE_VOTE = 0.5          # readings at least this confident vote for the picture's typical index size
@@ -294,12 +297,15 @@ def _hog_blocks(hist: np.ndarray) -> np.ndarray:
     return blocks.reshape(n, -1)
 
 
-def batch_features(patches: np.ndarray, turned: bool = False):
-    """(features N' x F, kept indices) for N x PATCH_H x PATCH_W x 3 BGR patches; patches that are
-    not dark ink on light paper are dropped.  With ``turned`` also the features of the same patches
-    turned by 180 degrees (same pixels, so same statistics; cells and thumbnail flipped, unsigned
-    gradient bins unchanged): (features, features_turned, kept indices)."""
+def _balanced(patches: np.ndarray):
+    """White balance of N x PATCH_H x PATCH_W x 3 BGR patches on their paper.
+
+    Returns (balanced N' x P x 3 float32, ink N' x P bool, paper_share N', kept indices): patches
+    that are not dark ink on light paper are dropped."""
     n = len(patches)
+    if n == 0:
+        return (np.zeros((0, PATCH_H * PATCH_W, 3), np.float32), np.zeros((0, PATCH_H * PATCH_W), bool),
+                np.zeros(0, np.float32), np.zeros(0, np.int64))
     lum8 = patches.min(axis=3).reshape(n, -1)
     k_hi, k_lo = int(0.85 * lum8.shape[1]), int(0.08 * lum8.shape[1])
     part = np.partition(lum8, (k_lo, k_hi), axis=1)
@@ -310,21 +316,48 @@ def batch_features(patches: np.ndarray, turned: bool = False):
     keep = (hi >= 60) & (hi - lo >= 35) & (paper_share >= 0.35) & ink.any(axis=1)
     idx = np.nonzero(keep)[0]
     if len(idx) == 0:
-        empty = np.zeros((0, 0), np.float32)
-        return (empty, empty, idx) if turned else (empty, idx)
+        return _balanced(patches[:0])
     pf, lum, ink = patches[idx].astype(np.float32), lum[idx], ink[idx]
-    hi, lo, paper_share = hi[idx], lo[idx], paper_share[idx]
+    hi, lo = hi[idx], lo[idx]
     flat = pf.reshape(len(idx), -1, 3)
     pmask = (lum >= (hi - 0.15 * (hi - lo))[:, None]).astype(np.float32)
     paper = np.einsum("npc,np->nc", flat, pmask) / np.maximum(1.0, pmask.sum(axis=1))[:, None] + 1.0
     balanced = np.clip(flat / paper[:, None, :], 0, 1.2)
+    return balanced, ink, paper_share[idx], idx
+
+
+def _stretched_grey(balanced: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(grey N x P stretched to 0..1, its minimum, its range) of white-balanced patches."""
+    grey = (balanced[..., 0] + balanced[..., 1] + balanced[..., 2]) / 3.0
+    gmin, gmax = grey.min(axis=1, keepdims=True), grey.max(axis=1, keepdims=True)
+    span = np.maximum(0.05, gmax - gmin)
+    return (grey - gmin) / span, gmin, span
+
+
+def cnn_input(patches: np.ndarray):
+    """(N' x 3 x PATCH_H x PATCH_W float32 input of the convolutional reader, kept indices):
+    the white-balanced patch, its contrast stretched like the grey of ``batch_features``."""
+    balanced, _, _, idx = _balanced(patches)
+    if len(idx) == 0:
+        return np.zeros((0, 3, PATCH_H, PATCH_W), np.float32), idx
+    _, gmin, span = _stretched_grey(balanced)
+    x = (balanced - gmin[:, :, None]) / span[:, :, None] - 0.5
+    return np.ascontiguousarray(x.reshape(len(idx), PATCH_H, PATCH_W, 3).transpose(0, 3, 1, 2), np.float32), idx
+
+
+def batch_features(patches: np.ndarray, turned: bool = False):
+    """(features N' x F, kept indices) for N x PATCH_H x PATCH_W x 3 BGR patches; patches that are
+    not dark ink on light paper are dropped.  With ``turned`` also the features of the same patches
+    turned by 180 degrees (same pixels, so same statistics; cells and thumbnail flipped, unsigned
+    gradient bins unchanged): (features, features_turned, kept indices)."""
+    balanced, ink, paper_share, idx = _balanced(patches)
+    if len(idx) == 0:
+        empty = np.zeros((0, 0), np.float32)
+        return (empty, empty, idx) if turned else (empty, idx)
     inkf = ink.astype(np.float32)
     ink_col = np.einsum("npc,np->nc", balanced, inkf) / np.maximum(1.0, inkf.sum(axis=1))[:, None]
     redness = ink_col[:, 2] - np.maximum(ink_col[:, 0], ink_col[:, 1])
-    grey = (balanced[..., 0] + balanced[..., 1] + balanced[..., 2]) / 3.0
-    gmin, gmax = grey.min(axis=1, keepdims=True), grey.max(axis=1, keepdims=True)
-    grey = (grey - gmin) / np.maximum(0.05, gmax - gmin)
-    grey = grey.reshape(len(idx), PATCH_H, PATCH_W)
+    grey = _stretched_grey(balanced)[0].reshape(len(idx), PATCH_H, PATCH_W)
     thumb = grey.reshape(len(idx), PATCH_H // 2, 2, PATCH_W // 2, 2).mean(axis=(2, 4))
     extra = np.stack([redness * 4, ink_col.mean(axis=1) * 2, paper_share * 2], axis=1)
     cells = _hog_cells(grey)
@@ -489,12 +522,22 @@ def _work_image(image: np.ndarray) -> tuple[np.ndarray, float]:
     return img, scale
 
 
-def read_indices(work: np.ndarray, model: CardModel) -> list[dict]:
-    """Index readings (after suppression of overlapping hypotheses) in work pixels."""
+def read_indices(work: np.ndarray, model: CardModel, cnn=None) -> list[dict]:
+    """Index readings (after suppression of overlapping hypotheses) in work pixels.
+    ``cnn`` (vision.card_cnn.CardCNN) reads again the hypotheses the MLP does not rule out."""
     cand = index_candidates(work)
     if len(cand.scale) == 0:
         return []
     pr, ps = model.predict(cand.features)
+    if cnn is not None:
+        # the hypotheses the MLP does not rule out are read again, from their pixels
+        again = np.nonzero(1.0 - pr[:, -1] >= CNN_GATE)[0]
+        x, kept = cnn_input(_patches(work, cand.centre[again], cand.down[again], cand.scale[again]))
+        if len(kept):
+            cr, cs = cnn.predict(x)
+            k = again[kept]
+            pr[k] = (1 - CNN_WEIGHT) * pr[k] + CNN_WEIGHT * cr
+            ps[k] = (1 - CNN_WEIGHT) * ps[k] + CNN_WEIGHT * cs
     p_index = 1.0 - pr[:, -1]
     out = []
     for k in np.nonzero(p_index >= 0.5)[0]:
@@ -510,13 +553,17 @@ def read_indices(work: np.ndarray, model: CardModel) -> list[dict]:
 
 
 def find_cards(image: np.ndarray, threshold: float | None = None, model: CardModel | None = None,
-               regions: bool = True) -> list[dict]:
+               regions: bool = True, cnn=None) -> list[dict]:
     """Cards in a BGR picture, per Contract 2 (card, face, confidence, quad in picture pixels).
-    ``threshold`` defaults to ``DEFAULT_THRESHOLD``."""
+    ``threshold`` defaults to ``DEFAULT_THRESHOLD``; ``cnn`` to the shipped convolutional reader
+    (``False``: the MLP reads alone)."""
     threshold = DEFAULT_THRESHOLD if threshold is None else threshold
     model = model or load_model()
+    if cnn is None:
+        cnn = card_cnn.load_cnn()
     work, scale = _work_image(image)
-    readings = read_indices(work, model)
+    with card_cnn.one_blas_thread():
+        readings = read_indices(work, model, cnn or None)
     # the cards of one table are the same size: a reading far larger than the typical index is
     # most often two pips of a card's picture read as a rank and a suit
     votes = [r["scale"] for r in readings if r["confidence"] >= SCALE_VOTE]
@@ -560,8 +607,13 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
             named.append((quad, float(np.mean([r["scale"] for r in g])), len(g) == 2))
     if regions:
         # the size of a card comes from the cards named (an abstained reading may be a pip pair)
-        cards += card_regions(work, [c["quad"] for c in cards],
-                              [c["quad"] for c in cards if c["card"] is not None])
+        found = card_regions(work, [c["quad"] for c in cards],
+                             [c["quad"] for c in cards if c["card"] is not None])
+        # an unnamed reading on a card back (its ornament taken for an index) is that back
+        backs = [np.asarray(r["quad"], float) for r in found if r["face"] == "down"]
+        cards = [c for c in cards if c["card"] is not None
+                 or not any(_inside(q, np.mean(c["quad"], axis=0), shrink=1.0) for q in backs)]
+        cards += found
     for c in cards:
         c["quad"] = [[round(float(x) / scale, 1), round(float(y) / scale, 1)] for x, y in c["quad"]]
     return cards

@@ -1,0 +1,107 @@
+"""The convolutional index reader: a second opinion on the index hypotheses the MLP keeps.
+
+vision.cards reads every index hypothesis with small MLPs on HOG features, which are fast
+enough for the thousands of hypotheses of a frame.  The few dozen it takes for an index are
+then read again by this small convolutional network, which sees the white-balanced pixels
+themselves and tells apart glyphs the HOG cells blur together at 10-14 pixels (5/6/8/9,
+spade/club).  The network is trained with PyTorch by ``vision/train_card_cnn.py``; it runs
+here in plain NumPy (3x3 convolutions as one matrix product each), so the table needs no
+deep-learning package.
+
+Layers: conv 3x3 (3 -> C1) ReLU, max-pool 2; conv 3x3 (C1 -> C2) ReLU, max-pool 2;
+conv 3x3 (C2 -> C3) ReLU; dense (-> D) ReLU; two heads, rank-or-not-an-index (14) and suit (4).
+The weights file is ``vision/models/card_cnn.npz`` (PyTorch layouts: conv F x C x 3 x 3,
+dense out x in).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from threadpoolctl import ThreadpoolController
+
+CNN_PATH = Path(__file__).resolve().parent / "models" / "card_cnn.npz"
+LAYERS = ("c1w", "c1b", "c2w", "c2b", "c3w", "c3b", "fw", "fb", "rw", "rb", "sw", "sb")
+
+
+def _conv3x3_relu(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """N x H x W x C (channels last) -> N x H x W x F, 'same' padding, then ReLU."""
+    n, h, wd, c = x.shape
+    f = w.shape[0]
+    xp = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    win = np.lib.stride_tricks.sliding_window_view(xp, (3, 3), axis=(1, 2))   # N H W C 3 3
+    cols = win.reshape(n * h * wd, c * 9)
+    out = cols @ w.reshape(f, c * 9).T + b
+    return np.maximum(out, 0, out=out).reshape(n, h, wd, f)
+
+
+def _pool2(x: np.ndarray) -> np.ndarray:
+    n, h, w, c = x.shape
+    return x[:, :h // 2 * 2, :w // 2 * 2].reshape(n, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+class CardCNN:
+    """One or more networks (``m1_``... prefixes for the others), probabilities averaged."""
+
+    def __init__(self, params: dict):
+        self.members = []
+        for prefix in [""] + [f"m{k}_" for k in range(1, 100)]:
+            if prefix + "c1w" not in params:
+                break
+            self.members.append({k: np.asarray(params[prefix + k], np.float32) for k in LAYERS})
+        if not self.members:
+            raise ValueError("card CNN file holds no network")
+
+    @staticmethod
+    def _forward(m: dict, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        h = _pool2(_conv3x3_relu(x, m["c1w"], m["c1b"]))
+        h = _pool2(_conv3x3_relu(h, m["c2w"], m["c2b"]))
+        h = _conv3x3_relu(h, m["c3w"], m["c3b"])
+        flat = h.transpose(0, 3, 1, 2).reshape(len(h), -1)          # PyTorch's flatten order (C, H, W)
+        d = np.maximum(flat @ m["fw"].T + m["fb"], 0)
+        return _softmax(d @ m["rw"].T + m["rb"]), _softmax(d @ m["sw"].T + m["sb"])
+
+    def predict(self, x: np.ndarray, batch: int = 256) -> tuple[np.ndarray, np.ndarray]:
+        """(rank probabilities N x 14, suit probabilities N x 4) of N x 3 x H x W inputs
+        (vision.cards.cnn_input)."""
+        if len(x) == 0:
+            return np.zeros((0, 14), np.float32), np.zeros((0, 4), np.float32)
+        xl = np.ascontiguousarray(x.transpose(0, 2, 3, 1), np.float32)
+        ranks, suits = [], []
+        with one_blas_thread():
+            for m in self.members:
+                r, s = zip(*(self._forward(m, xl[i:i + batch]) for i in range(0, len(xl), batch)))
+                ranks.append(np.concatenate(r))
+                suits.append(np.concatenate(s))
+        return np.mean(ranks, axis=0), np.mean(suits, axis=0)
+
+
+_CACHE: dict = {}
+_BLAS: list = []          # one ThreadpoolController, made on first use (it lists the loaded BLAS)
+
+
+def one_blas_thread():
+    """A context in which numpy's BLAS runs on the calling thread only.  The readers' matrix products
+    are small: extra BLAS threads only fight the rest of the loop (and each other on a busy Pi)."""
+    if not _BLAS:
+        _BLAS.append(ThreadpoolController())
+    return _BLAS[0].limit(limits=1, user_api="blas")
+
+
+def load_cnn(path=None) -> CardCNN:
+    """The shipped network (``vision/models/card_cnn.npz``) or the one at ``path``."""
+    p = Path(path) if path else CNN_PATH
+    key = str(p)
+    if key not in _CACHE:
+        if not p.exists():
+            raise FileNotFoundError(f"card CNN {p} is missing; build it with `python -m vision.train_card_cnn`")
+        with np.load(p) as data:
+            _CACHE[key] = CardCNN({k: data[k] for k in data.files})
+    return _CACHE[key]
