@@ -34,21 +34,9 @@ DEV_SEED0 = 3_000_000
 
 
 def blas_single_thread() -> bool:
-    """Ask numpy's bundled OpenBLAS for one thread (the benchmark runs on one core); True if it could."""
-    import ctypes
-    import glob
-    libs = glob.glob(os.path.join(os.path.dirname(np.__file__), os.pardir, "numpy.libs", "libscipy_openblas*.so"))
-    for path in libs:
-        try:
-            lib = ctypes.CDLL(path)
-        except OSError:
-            continue
-        for name in ("scipy_openblas_set_num_threads64_", "openblas_set_num_threads"):
-            fn = getattr(lib, name, None)
-            if fn is not None:
-                fn(1)
-                return True
-    return False
+    """Ask numpy's BLAS for one thread (the benchmark runs on one core); True if there was one to ask."""
+    from threadpoolctl import threadpool_limits
+    return bool(threadpool_limits(limits=1, user_api="blas").get_original_num_threads().get("blas"))
 
 
 def _inside(quad, point) -> bool:
