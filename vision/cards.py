@@ -55,6 +55,9 @@ CNN_GATE = 0.1            # hypotheses the MLP gives at least this p(index) are 
 CNN_WEIGHT = 1.0          # the CNN's share of the combined probabilities (the MLP only chooses what it reads)
 SPLIT_CONFIDENT = 0.98    # two different readings both this sure are two cards, not one card's corners
 MAX_SCALE_RATIO = 1.5     # a reading this much larger than the picture's typical index is not named
+SAME_SIZE = 1.3           # two readings of one card this close in rank-suit distance are the same size
+CARD_SIZE_RANGE = (0.4, 2.0)  # plausible card size over the model geometry's, from cards read at both corners
+SIZE_VOTE = 0.9           # readings at least this confident (both corners) measure the picture's card size
 SCALE_VOTE = 0.5          # readings at least this confident vote for the picture's typical index size
 WORK_WIDTH = 1280          # pictures wider than this are read at this width
 PATCH_W, PATCH_H = 20, 32  # the upright index patch, pixels
@@ -513,6 +516,33 @@ def _group(readings: list[dict]) -> list[list[dict]]:
     return merged
 
 
+def _picture_card_size(readings: list[dict]) -> float:
+    """How much larger this picture's cards are than the model's index -> card geometry says.
+
+    The geometry is a median over the training decks; a deck whose index is set closer to the
+    card's corner, or spaced wider, has other proportions.  A card read at both of its index
+    corners shows its own: the other corner's reading lies where the geometry says, times
+    this factor.  The median over such cards (sure, the same size, the direction agreeing
+    within about 10 degrees); 1.0 when there is none or it is implausible."""
+    sure = [r for r in readings if r["confidence"] >= SIZE_VOTE]
+    ratios = []
+    for i, r in enumerate(sure):
+        for o in sure[i + 1:]:
+            if o["card"] != r["card"] or float(np.dot(r["down"], o["down"])) > -0.85:
+                continue
+            if max(r["scale"], o["scale"]) > SAME_SIZE * min(r["scale"], o["scale"]):
+                continue
+            predicted = 2 * (r["quad"].mean(axis=0) - r["centre"])     # to the other corner's index
+            seen = o["centre"] - r["centre"]
+            cos = float(np.dot(predicted, seen)) / max(1e-9, float(np.linalg.norm(predicted) * np.linalg.norm(seen)))
+            if cos >= 0.985:
+                ratios.append(float(np.linalg.norm(seen) / np.linalg.norm(predicted)))
+    if not ratios:
+        return 1.0
+    ratio = float(np.median(ratios))
+    return ratio if CARD_SIZE_RANGE[0] <= ratio <= CARD_SIZE_RANGE[1] else 1.0
+
+
 def _work_image(image: np.ndarray) -> tuple[np.ndarray, float]:
     img = check_frame(image)
     scale = 1.0
@@ -568,8 +598,12 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
     # most often two pips of a card's picture read as a rank and a suit
     votes = [r["scale"] for r in readings if r["confidence"] >= SCALE_VOTE]
     typical = float(np.median(votes)) if votes else 0.0
+    size = _picture_card_size(readings)
+    if size != 1.0:
+        for r in readings:
+            r["quad"] = r["centre"] + (r["quad"] - r["centre"]) * size
     cards = []
-    named: list[tuple[np.ndarray, float]] = []
+    named: list[tuple[np.ndarray, float, bool, str]] = []
     groups = []
     for g in _group(readings):
         if len(g) == 2 and g[0]["card"] != g[1]["card"] and min(r["confidence"] for r in g) >= SPLIT_CONFIDENT:
@@ -578,13 +612,15 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
             groups += [[g[0]], [g[1]]]
         else:
             groups.append(g)
-    for g in sorted(groups, key=lambda g: -max(r["confidence"] for r in g)):
+    # surest first; at equal confidence a card read at both corners first
+    for g in sorted(groups, key=lambda g: (-round(max(r["confidence"] for r in g), 3), -len(g))):
         # a weak or odd-sized reading inside a card already read (a pip and a corner glyph) is not
         # another card; a confident one of the right size is a card lying on top of it, unless
-        # a card read at both of its corners is entirely visible: nothing lies on top of it
-        if any(all(_inside(q, r["centre"]) and (whole or r["confidence"] < threshold or
+        # a card read at both of its corners is entirely visible (nothing lies on top of it) or
+        # it names that same card (a pack has each card once: a glyph of its picture)
+        if any(all(_inside(q, r["centre"]) and (whole or r["confidence"] < threshold or r["card"] == name or
                                                  not 0.7 < r["scale"] / sc < 1.4) for r in g)
-               for q, sc, whole in named):
+               for q, sc, whole, name in named):
             continue
         ids = {r["card"] for r in g}
         best = max(g, key=lambda r: r["confidence"])
@@ -601,10 +637,14 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
             card = best["card"] if best["confidence"] >= threshold or (len(g) == 2 and conf >= threshold) else None
         if typical and best["scale"] > MAX_SCALE_RATIO * typical:
             card = None
-        quad = np.mean([_orient(r["quad"], best["quad"]) for r in g], axis=0)
+        # a card read twice at very different sizes takes its outline from the smaller reading:
+        # the larger one is two pips of its picture, spaced wider than the index
+        ref = min(g, key=lambda r: r["scale"])
+        alike = [r for r in g if max(r["scale"], ref["scale"]) < SAME_SIZE * min(r["scale"], ref["scale"])]
+        quad = np.mean([_orient(r["quad"], ref["quad"]) for r in alike], axis=0)
         cards.append({"card": card, "face": "up", "confidence": round(conf, 4), "quad": quad})
         if card is not None:
-            named.append((quad, float(np.mean([r["scale"] for r in g])), len(g) == 2))
+            named.append((quad, float(np.mean([r["scale"] for r in alike])), len(g) == 2, card))
     if regions:
         # the size of a card comes from the cards named (an abstained reading may be a pip pair)
         found = card_regions(work, [c["quad"] for c in cards],
