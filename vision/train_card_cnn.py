@@ -178,18 +178,6 @@ def train(X: np.ndarray, R: np.ndarray, S: np.ndarray, epochs: int, seed: int, l
     return net
 
 
-def evaluate(cnn: card_cnn.CardCNN, X, R, S) -> str:
-    pr, ps = cnn.predict(X.astype(np.float32))
-    pred_r = pr.argmax(axis=1)
-    pos = R < 13
-    det = pred_r < 13
-    both = pos & det
-    right = both & (pred_r == R) & (ps.argmax(axis=1) == np.maximum(S, 0))
-    return (f"positives {pos.sum()}, found {both.sum()} ({both.sum() / max(1, pos.sum()):.3%}), "
-            f"right card {right.sum() / max(1, both.sum()):.3%} of found; "
-            f"false index on negatives {(det & ~pos).sum() / max(1, (~pos).sum()):.3%}")
-
-
 def inputs(P: np.ndarray, R: np.ndarray, S: np.ndarray):
     """Network inputs (float16) and labels of the patches ``cardlib.cnn_input`` keeps."""
     xs, keep = [], []
@@ -249,7 +237,7 @@ def main(argv=None) -> int:
         ref = torch.softmax(zr, 1).numpy()
     mine = cnn.predict(xs)[0]
     print(f"NumPy vs PyTorch, largest difference: {np.abs(ref - mine).max():.2e}")
-    print("held-out patches:", evaluate(cnn, X[val], R[val], S[val]))
+    print("held-out patches:", train_cards.evaluate(cnn, X[val].astype(np.float32), R[val], S[val]))
     params["train_seeds"] = np.array([seeds[0], seeds[-1]])
     params["train_decks"] = np.array(decks)
     if args.add_to:

@@ -246,7 +246,9 @@ def add_member(base: dict, new: dict) -> dict:
     return out
 
 
-def evaluate(model: cardlib.CardModel, X, R, S) -> str:
+def evaluate(model, X, R, S) -> str:
+    """How a reader (anything with ``predict(X) -> (rank probabilities, suit probabilities)``: the
+    MLPs' CardModel, the CNN) does on labelled samples, before any threshold."""
     pr, ps = model.predict(X)
     pred_r = pr.argmax(axis=1)
     pos = R < 13
