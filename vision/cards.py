@@ -14,22 +14,28 @@ How it works (details and limits in docs/vision.md):
    described by HOG plus the ink colour (white-balanced on the paper around it),
    and given to small two-headed neural networks (rank or "not an index"; suit)
    trained apart on rendered scenes (vision/train_cards.py), their
-   probabilities averaged.  Confidence is p(rank) x p(suit).
+   probabilities averaged.  The hypotheses they do not rule out (a few dozen a
+   frame) are read again from their white-balanced pixels by a small
+   convolutional network (vision/card_cnn.py, trained by
+   vision/train_card_cnn.py), whose reading is the one kept.  Confidence is
+   p(rank) x p(suit).
 3. Cards.  Readings predict their card's outline from the index geometry; two
    readings of the same card (its two index corners) are merged — if they
    disagree the card is reported with ``card: None``, unless both are sure
    (then they are two cards whose outlines coincide, as in a meld row).
-   Corners are paired best first: the same card, then the nearest.  A reading below
+   Corners are paired best first: the same card, then the nearest.  A card read
+   at both corners also measures this picture's card size, which rescales every
+   predicted outline (decks differ from the median geometry).  A reading below
    ``threshold`` also gives ``card: None``: the camera abstains rather than
    guesses.
 4. Regions.  Card-shaped regions that stand out from the table and hold no
    reading are reported too: face down when the region is not white paper,
    otherwise face up with ``card: None`` (the index is hidden).
 
-``find_cards(image, threshold=DEFAULT_THRESHOLD, model=None)`` returns a list of
+``find_cards(image, threshold=DEFAULT_THRESHOLD, model=None, cnn=None)`` returns a list of
 dicts ``{"card": "QH" | None, "face": "up" | "down", "confidence": float,
 "quad": [[x, y] x 4]}`` (Contract 2).  ``load_model(path=None)`` loads
-``vision/models/cards.npz``.
+``vision/models/cards.npz``, ``card_cnn.load_cnn(path=None)`` ``vision/models/card_cnn.npz``.
 """
 
 from __future__ import annotations
