@@ -1,12 +1,15 @@
 """Train the convolutional index reader (vision/models/card_cnn.npz) from rendered scenes.
 
-    pip install torch==2.13.0                      # training only; the table never needs it
-    python -m vision.train_card_cnn --jobs 2 --scenes 4400 --out vision/models/card_cnn.npz
+    pip install '.[train]'                # PyTorch 2.13.0 (CPU); training only, the table never needs it
+    python -m vision.train_card_cnn --jobs 2 --scenes 3600 --epochs 8 --seed 1 --data /tmp/patches.npz
+    python -m vision.train_card_cnn --epochs 7 --seed 2 --data /tmp/patches.npz \
+        --add-to vision/models/card_cnn.npz   # the shipped file's second network (docs/vision.md)
 
 It renders the same kind of random training scenes as vision/train_cards.py (training decks
 only, seeds below 3 000 000), takes every index hypothesis vision.cards generates, labels it
 from the exact ground truth with ``train_cards.label_candidates``, adds two jittered copies of
-each true index (the detector's frames are never exact), and keeps the raw patches.  The
+each true index (the detector's frames are never exact), and keeps the raw patches (of the
+"not an index" ones, those the MLPs would pass to the CNN and a tenth of the others).  The
 network of vision/card_cnn.py is trained on them with PyTorch on the CPU and written as plain
 arrays, which vision/card_cnn.py runs in NumPy.  ``--data FILE`` reuses (or, when missing,
 writes) the collected patches; ``--add-to`` appends the network to an existing file's.
@@ -191,7 +194,7 @@ def inputs(P: np.ndarray, R: np.ndarray, S: np.ndarray):
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--scenes", type=int, default=4400)
+    ap.add_argument("--scenes", type=int, default=3600)
     ap.add_argument("--first-scene", type=int, default=train_cards.TRAIN_SEED0)
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--jobs", type=int, default=1, help="processes rendering scenes")
