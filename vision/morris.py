@@ -26,6 +26,8 @@ a colour more than nine pieces in all gives ``None`` instead of counts.
 
 from __future__ import annotations
 
+import itertools
+
 import cv2
 import numpy as np
 
@@ -230,7 +232,8 @@ def _circle_map(gray: np.ndarray, r: float) -> np.ndarray:
 
 def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
     """Loose pieces in a column of the top-down picture: list of (x, y, colour), colour "white",
-    "black" or "unsure"; None if out of view."""
+    "black", "unsure" (a piece of unsure colour) or "hidden" (a faint round trace in a blown-out
+    glare spot: a washed-out white piece, or nothing); None if out of view."""
     x0_px, x1_px = max(0, int(x0_px)), min(gray.shape[1], int(x1_px))
     if not in_view or x1_px <= x0_px:
         return None
@@ -282,10 +285,11 @@ def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
         if colour:
             found.append((x, y, colour))
     # A white piece in a blown-out glare spot may show only a faint round trace: counting without
-    # it would give a wrong number, so such a trace away from the pieces found makes the side unsure.
+    # it could give a wrong number, so such a trace away from the pieces found is kept as "hidden"
+    # (read() counts it only when the nine pieces a side settle it).
     for x, y in hidden:
         if not any((x - fx) ** 2 + (y - fy) ** 2 < (1.6 * r) ** 2 for fx, fy, _ in found):
-            found.append((x, y, "unsure"))
+            found.append((x, y, "hidden"))
     return found
 
 
@@ -587,6 +591,48 @@ def _ink_is_light(lum, px) -> bool:
     return bool(np.median(at(_LINES_ON)) > np.median(at(_LINES_OFF)))
 
 
+MAX_UNSETTLED = 6         # pieces beside the board of unsure colour or hidden: at most this many are settled
+
+
+def _side_counts(left, right, on_board: dict) -> tuple[dict | None, dict | None]:
+    """(in_hand, captured) counts from the pieces found left and right of the board (None for a
+    side out of view), given how many of each colour the points hold.
+
+    Each colour has PIECES_PER_SIDE pieces, each on the board, in hand or captured.  With both
+    sides in view, the pieces of unsure colour (white, black, or a cloth ring: none) and the
+    hidden traces (a washed-out white piece, or none) are settled when exactly one set of counts
+    gives both colours nine pieces in all; without one, or when counts come out short (a piece
+    missed, e.g. in deep shade) or over (the cloth made rings that look like pieces), no counts
+    are given.  With a side out of view only the other side's sure counts are given, and not when
+    they would give a colour more than nine pieces."""
+    options = {"unsure": ("white", "black", None), "hidden": ("white", None)}
+    if left is not None and right is not None:
+        unsettled = [(side, options[p[2]]) for side, pieces in enumerate((left, right)) for p in pieces
+                     if p[2] in options]
+        if len(unsettled) <= MAX_UNSETTLED:
+            base = [{c: sum(1 for p in pieces if p[2] == c) for c in ("white", "black")} for pieces in (left, right)]
+            settled = set()
+            for choice in itertools.product(*(opts for _, opts in unsettled)):
+                counts = [dict(b) for b in base]
+                for (side, _), colour in zip(unsettled, choice):
+                    if colour:
+                        counts[side][colour] += 1
+                if all(on_board[c] + counts[0][c] + counts[1][c] == PIECES_PER_SIDE for c in ("white", "black")):
+                    settled.add(tuple(tuple(sorted(c.items())) for c in counts))
+            if len(settled) == 1:
+                in_hand, captured = next(iter(settled))
+                return dict(in_hand), dict(captured)
+        return None, None
+    sides = []
+    for pieces in (left, right):
+        sure = pieces is not None and not any(p[2] in options for p in pieces)
+        sides.append({c: sum(1 for p in pieces if p[2] == c) for c in ("white", "black")} if sure else None)
+    seen = [side for side in sides if side is not None]
+    if any(on_board[c] + sum(side[c] for side in seen) > PIECES_PER_SIDE for c in ("white", "black")):
+        return None, None
+    return sides[0], sides[1]
+
+
 def read(image, calibration=None) -> dict:
     """The Tintar position in ``image`` (BGR); see the module docstring for the result."""
     image = imaging.check_frame(image)
@@ -618,19 +664,8 @@ def read(image, calibration=None) -> dict:
     left = _side_pieces(gray, lum, gx, gy, left_in, 0, (-LOOSE_CLEARANCE - x0) * PX_PER_MM, r)
     right = _side_pieces(gray, lum, gx, gy, right_in, (TINTAR_SIZE + LOOSE_CLEARANCE - x0) * PX_PER_MM,
                          gray.shape[1], r)
-    for key, pieces in (("in_hand", left), ("captured", right)):
-        # A side with a piece of unsure colour gives no counts rather than wrong ones.
-        unsure = pieces is None or any(p[2] == "unsure" for p in pieces)
-        result[key] = None if unsure else {
-            "white": sum(1 for p in pieces if p[2] == "white"),
-            "black": sum(1 for p in pieces if p[2] == "black")}
-    # Each side has PIECES_PER_SIDE pieces: more of a colour on the board and beside it means
-    # the cloth made rings that look like pieces; the side counts are then not given.
-    for colour in ("white", "black"):
-        on_board = sum(1 for n in TINTAR_POINTS if result[n] == colour)
-        beside = sum(result[k][colour] for k in ("in_hand", "captured") if result[k] is not None)
-        if on_board + beside > PIECES_PER_SIDE:
-            result["in_hand"] = result["captured"] = None
+    on_board = {colour: sum(1 for n in TINTAR_POINTS if result[n] == colour) for colour in ("white", "black")}
+    result["in_hand"], result["captured"] = _side_counts(left, right, on_board)
     return result
 
 
