@@ -293,6 +293,44 @@ def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
     return found
 
 
+BLOWN_LEVEL = 245.0         # grey level of a blown-out glare spot (a white piece's face is about 230 in plain light)
+BLOWN_SHARE = 0.9           # share of a piece's disc that must be blown out for a white piece to hide there
+MAX_BLOWN_SPOTS = 3         # blown-out spots beside the board kept per side as places a white piece may hide
+
+
+def _blown_disc_share(lum: np.ndarray, r: float) -> np.ndarray | None:
+    """For every pixel: the share of the square inside a piece's disc round it (side 1.6 r) that is
+    blown out (>= BLOWN_LEVEL); None when nothing in the picture is blown out."""
+    blown = lum >= BLOWN_LEVEL
+    if not blown.any():
+        return None
+    size = int(1.6 * r) | 1
+    return cv2.boxFilter(blown.astype(np.float32), cv2.CV_32F, (size, size), borderType=cv2.BORDER_CONSTANT)
+
+
+def _blown_spots(blown_share: np.ndarray, x0_px, x1_px, r, found) -> list[tuple[float, float, str]]:
+    """Places in a column of the top-down picture where a white piece would not be seen at all: a
+    disc blown out by glare (BLOWN_SHARE of it), clear of the pieces found; at most MAX_BLOWN_SPOTS,
+    each as (x, y, "hidden") - a white piece or nothing, which only the nine pieces a side settle."""
+    x0_px, x1_px = max(0, int(x0_px)), min(blown_share.shape[1], int(x1_px))
+    edge = int(r) + 1
+    share = blown_share[edge:-edge, x0_px:x1_px].copy()
+    if share.size == 0:
+        return []
+    taken = np.zeros(share.shape, np.uint8)
+    for x, y, _ in found:
+        cv2.circle(taken, (int(round(x)) - x0_px, int(round(y)) - edge), int(1.8 * r), 1, -1)
+    share[taken > 0] = 0.0
+    spots = []
+    for _ in range(MAX_BLOWN_SPOTS):
+        y, x = np.unravel_index(int(np.argmax(share)), share.shape)
+        if share[y, x] < BLOWN_SHARE:
+            break
+        spots.append((float(x + x0_px), float(y + edge), "hidden"))
+        cv2.circle(share, (int(x), int(y)), int(2 * r), 0.0, -1)
+    return spots
+
+
 def _line_samples() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Board-mm points on the drawn lines away from the 24 points (where pieces hide them), the
     same points moved half a step across their line (bare plate), and each line's unit normal."""
@@ -591,16 +629,17 @@ def _ink_is_light(lum, px) -> bool:
     return bool(np.median(at(_LINES_ON)) > np.median(at(_LINES_OFF)))
 
 
-MAX_UNSETTLED = 6         # pieces beside the board of unsure colour or hidden: at most this many are settled
+MAX_UNSETTLED = 8         # pieces beside the board of unsure colour or hidden: at most this many are settled
 
 
-def _side_counts(left, right, on_board: dict) -> tuple[dict | None, dict | None]:
+def _side_counts(left, right, on_board: dict, board_hidden: int = 0) -> tuple[dict | None, dict | None]:
     """(in_hand, captured) counts from the pieces found left and right of the board (None for a
     side out of view), given how many of each colour the points hold.
 
     Each colour has PIECES_PER_SIDE pieces, each on the board, in hand or captured.  With both
     sides in view, the pieces of unsure colour (white, black, or a cloth ring: none) and the
-    hidden traces (a washed-out white piece, or none) are settled when exactly one set of counts
+    hidden places (a faint round trace or a blown-out spot: a washed-out white piece, or none; on
+    the board board_hidden empty points blown out by glare) are settled when exactly one set of counts
     gives both colours nine pieces in all; without one, or when counts come out short (a piece
     missed, e.g. in deep shade) or over (the cloth made rings that look like pieces), no counts
     are given.  With a side out of view only the other side's sure counts are given, and not when
@@ -608,17 +647,18 @@ def _side_counts(left, right, on_board: dict) -> tuple[dict | None, dict | None]
     options = {"unsure": ("white", "black", None), "hidden": ("white", None)}
     if left is not None and right is not None:
         unsettled = [(side, options[p[2]]) for side, pieces in enumerate((left, right)) for p in pieces
-                     if p[2] in options]
+                     if p[2] in options] + [(2, options["hidden"])] * board_hidden
         if len(unsettled) <= MAX_UNSETTLED:
             base = [{c: sum(1 for p in pieces if p[2] == c) for c in ("white", "black")} for pieces in (left, right)]
+            base.append(dict(on_board))
             settled = set()
             for choice in itertools.product(*(opts for _, opts in unsettled)):
                 counts = [dict(b) for b in base]
                 for (side, _), colour in zip(unsettled, choice):
                     if colour:
                         counts[side][colour] += 1
-                if all(on_board[c] + counts[0][c] + counts[1][c] == PIECES_PER_SIDE for c in ("white", "black")):
-                    settled.add(tuple(tuple(sorted(c.items())) for c in counts))
+                if all(sum(c[colour] for c in counts) == PIECES_PER_SIDE for colour in ("white", "black")):
+                    settled.add(tuple(tuple(sorted(c.items())) for c in counts[:2]))
             if len(settled) == 1:
                 in_hand, captured = next(iter(settled))
                 return dict(in_hand), dict(captured)
@@ -664,8 +704,21 @@ def read(image, calibration=None) -> dict:
     left = _side_pieces(gray, lum, gx, gy, left_in, 0, (-LOOSE_CLEARANCE - x0) * PX_PER_MM, r)
     right = _side_pieces(gray, lum, gx, gy, right_in, (TINTAR_SIZE + LOOSE_CLEARANCE - x0) * PX_PER_MM,
                          gray.shape[1], r)
+    # A white piece inside a blown-out glare spot may leave no trace at all: such spots beside the
+    # board, and empty points blown out on it, are places where one may hide (settled by the counts).
+    blown_share = _blown_disc_share(lum, r)
+    board_hidden = 0
+    if blown_share is not None:
+        if left is not None:
+            left += _blown_spots(blown_share, 0, (-LOOSE_CLEARANCE - x0) * PX_PER_MM, r, left)
+        if right is not None:
+            right += _blown_spots(blown_share, (TINTAR_SIZE + LOOSE_CLEARANCE - x0) * PX_PER_MM, gray.shape[1], r,
+                                  right)
+        for name in TINTAR_POINTS:
+            x, y = px(*tintar_point_mm(name))
+            board_hidden += result[name] is None and blown_share[int(round(y)), int(round(x))] >= BLOWN_SHARE
     on_board = {colour: sum(1 for n in TINTAR_POINTS if result[n] == colour) for colour in ("white", "black")}
-    result["in_hand"], result["captured"] = _side_counts(left, right, on_board)
+    result["in_hand"], result["captured"] = _side_counts(left, right, on_board, board_hidden)
     return result
 
 
