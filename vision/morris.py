@@ -409,6 +409,55 @@ def _ink_level(lum, point_px, offsets_mm, ink_light: bool) -> float | None:
     return float(np.median(values.max(axis=1) if ink_light else values.min(axis=1)))
 
 
+COVER_NEAR = (4.5, 8.0)     # mm from a point along its lines: under a piece put down on it (up to 4 mm off-centre)
+COVER_FAR = (17.0, 20.0)    # mm: clear of this piece and the next one
+COVER_PLATE = 5.5           # mm across the line: the bare plate the line's contrast is taken against
+COVER_SHARE = 0.2           # a line near the point showing less than this share of its contrast farther out: covered
+COVER_SAMPLES = 8           # distances sampled along each line in each span
+
+
+def _cover_offsets(directions) -> tuple[np.ndarray, np.ndarray]:
+    """Sample offsets (mm) from a point for the cover test: on each of its lines (within INK_ACROSS
+    of it) and on the plate COVER_PLATE either side, at COVER_SAMPLES distances in COVER_NEAR and
+    in COVER_FAR; shapes (lines, 2 spans, distances, across, 2) and (lines, 2 spans, distances, 2 sides, 2)."""
+    across = np.arange(-INK_ACROSS, INK_ACROSS + 0.01, 0.5)
+    sides = np.array([-COVER_PLATE, COVER_PLATE])
+    ink, plate = [], []
+    for ux, uy in directions:
+        along = np.stack([np.linspace(*COVER_NEAR, COVER_SAMPLES), np.linspace(*COVER_FAR, COVER_SAMPLES)])
+        ink.append(np.stack([along[:, :, None] * ux - across * uy, along[:, :, None] * uy + across * ux], axis=-1))
+        plate.append(np.stack([along[:, :, None] * ux - sides * uy, along[:, :, None] * uy + sides * ux], axis=-1))
+    return np.array(ink), np.array(plate)
+
+
+_COVER_OFFSETS = {name: _cover_offsets(dirs) for name, dirs in _POINT_DIRECTIONS.items()}
+
+
+def _at(lum: np.ndarray, point_px, offsets_mm: np.ndarray) -> np.ndarray:
+    """lum at offsets (mm, last axis x y) from a point of the top-down picture (clipped to it)."""
+    h, w = lum.shape
+    xi = np.clip(np.rint(point_px[0] + offsets_mm[..., 0] * PX_PER_MM).astype(int), 0, w - 1)
+    yi = np.clip(np.rint(point_px[1] + offsets_mm[..., 1] * PX_PER_MM).astype(int), 0, h - 1)
+    return lum[yi, xi]
+
+
+def _lines_covered(lum, point_px, name: str, ink_light: bool) -> bool:
+    """True when something lies on the point: at least two of its lines stand out clearly farther
+    out (COVER_FAR) and every such line vanishes near the point (COVER_NEAR).  A line's contrast:
+    its ink (the darkest or lightest within INK_ACROSS of it) against the plate either side, median
+    along it.  A white piece in a blown-out glare spot shows no rim, but it still hides the lines it
+    lies on; glare on an empty point fades the lines gradually, and they still show near it (on the
+    tuning scenes such lines kept at least half their contrast there, covered ones at most 5 %)."""
+    ink_mm, plate_mm = _COVER_OFFSETS[name]
+    band = _at(lum, point_px, ink_mm)
+    ink = band.max(axis=-1) if ink_light else band.min(axis=-1)
+    plate = _at(lum, point_px, plate_mm).mean(axis=-1)
+    contrast = np.median(ink - plate if ink_light else plate - ink, axis=-1)     # (lines, near / far)
+    near, far = contrast[:, 0], contrast[:, 1]
+    clear = far >= MIN_INK_CONTRAST
+    return bool(clear.sum() >= 2 and (near[clear] < COVER_SHARE * far[clear]).all())
+
+
 def _point_colour(lum, x, y, r, point_px, ink_offsets_mm, ink_light: bool) -> tuple[str | None, float]:
     """"white" / "black" / None for a piece at (x, y) on the plate, and its brightness share u.
 
@@ -692,10 +741,14 @@ def read(image, calibration=None) -> dict:
                                    int(4 * PX_PER_MM))
     ink_light = _ink_is_light(lum, px)
     for name, s, x, y in zip(TINTAR_POINTS, strength, bx, by):
-        if s < PRESENCE_MIN:
+        point_px = px(*tintar_point_mm(name))
+        if s >= PRESENCE_MIN:
+            result[name] = _point_colour(lum, x, y, r, point_px, _INK_OFFSETS[name], ink_light)[0]
+        elif _lines_covered(lum, point_px, name, ink_light):
+            # No rim seen (a white piece in a blown-out glare spot), but its lines are hidden near it.
+            result[name] = _point_colour(lum, *point_px, r, point_px, _INK_OFFSETS[name], ink_light)[0]
+        else:
             result[name] = None
-            continue
-        result[name] = _point_colour(lum, x, y, r, px(*tintar_point_mm(name)), _INK_OFFSETS[name], ink_light)[0]
     left_in = _zone_in_view(image.shape, H, x0, -SIDE_GAP, 0.0, TINTAR_SIZE)
     right_in = _zone_in_view(image.shape, H, TINTAR_SIZE + SIDE_GAP, TINTAR_SIZE + SIDE_GAP + SIDE_ZONE, 0.0,
                              TINTAR_SIZE)
