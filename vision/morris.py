@@ -26,8 +26,6 @@ a colour more than nine pieces in all gives ``None`` instead of counts.
 
 from __future__ import annotations
 
-import itertools
-
 import cv2
 import numpy as np
 
@@ -62,6 +60,7 @@ FOURFOLD_MIN = 0.4          # its edge round the ring, folded onto a quarter tur
 PROFILE_SAMPLES = 64        # angles the rim's edge is sampled at for that check (a multiple of four)
 BLOWN_FACE = 235.0          # beside the board, a candidate too weak to count with a face this bright and plain
 BLOWN_FACE_SPREAD = 3.0     # (a white piece inside a glare spot, its rim washed out) and a round trace of a
+BLOWN_LEVEL = 245.0         # grey level of a blown-out glare spot (a white piece's face is about 230 in plain light)
 HIDDEN_RIM = (0.3, 0.45)    # rim (ring, four-fold share at least these) makes the side's counts unsure
 
 
@@ -293,7 +292,6 @@ def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
     return found
 
 
-BLOWN_LEVEL = 245.0         # grey level of a blown-out glare spot (a white piece's face is about 230 in plain light)
 BLOWN_SHARE = 0.9           # share of a piece's disc that must be blown out for a white piece to hide there
 MAX_BLOWN_SPOTS = 3         # blown-out spots beside the board kept per side as places a white piece may hide
 
@@ -678,7 +676,16 @@ def _ink_is_light(lum, px) -> bool:
     return bool(np.median(at(_LINES_ON)) > np.median(at(_LINES_OFF)))
 
 
-MAX_UNSETTLED = 8         # pieces beside the board of unsure colour or hidden: at most this many are settled
+def _possible_counts(pieces) -> set[tuple[int, int]]:
+    """Every (white, black) count a side's pieces may come to: the sure ones as read, each piece of
+    unsure colour white, black or none (a cloth ring), each hidden place a white piece or none."""
+    white = sum(1 for p in pieces if p[2] == "white")
+    black = sum(1 for p in pieces if p[2] == "black")
+    unsure = sum(1 for p in pieces if p[2] == "unsure")
+    hidden = sum(1 for p in pieces if p[2] == "hidden")
+    return {(white + as_white + hidden_white, black + as_black)
+            for as_white in range(unsure + 1) for as_black in range(unsure + 1 - as_white)
+            for hidden_white in range(hidden + 1)}
 
 
 def _side_counts(left, right, on_board: dict, board_hidden: int = 0) -> tuple[dict | None, dict | None]:
@@ -693,28 +700,20 @@ def _side_counts(left, right, on_board: dict, board_hidden: int = 0) -> tuple[di
     missed, e.g. in deep shade) or over (the cloth made rings that look like pieces), no counts
     are given.  With a side out of view only the other side's sure counts are given, and not when
     they would give a colour more than nine pieces."""
-    options = {"unsure": ("white", "black", None), "hidden": ("white", None)}
     if left is not None and right is not None:
-        unsettled = [(side, options[p[2]]) for side, pieces in enumerate((left, right)) for p in pieces
-                     if p[2] in options] + [(2, options["hidden"])] * board_hidden
-        if len(unsettled) <= MAX_UNSETTLED:
-            base = [{c: sum(1 for p in pieces if p[2] == c) for c in ("white", "black")} for pieces in (left, right)]
-            base.append(dict(on_board))
-            settled = set()
-            for choice in itertools.product(*(opts for _, opts in unsettled)):
-                counts = [dict(b) for b in base]
-                for (side, _), colour in zip(unsettled, choice):
-                    if colour:
-                        counts[side][colour] += 1
-                if all(sum(c[colour] for c in counts) == PIECES_PER_SIDE for colour in ("white", "black")):
-                    settled.add(tuple(tuple(sorted(c.items())) for c in counts[:2]))
-            if len(settled) == 1:
-                in_hand, captured = next(iter(settled))
-                return dict(in_hand), dict(captured)
+        settled = set()
+        for lw, lb in _possible_counts(left):
+            for rw, rb in _possible_counts(right):
+                white_short = PIECES_PER_SIDE - on_board["white"] - lw - rw
+                if 0 <= white_short <= board_hidden and on_board["black"] + lb + rb == PIECES_PER_SIDE:
+                    settled.add((lw, lb, rw, rb))
+        if len(settled) == 1:
+            lw, lb, rw, rb = next(iter(settled))
+            return {"white": lw, "black": lb}, {"white": rw, "black": rb}
         return None, None
     sides = []
     for pieces in (left, right):
-        sure = pieces is not None and not any(p[2] in options for p in pieces)
+        sure = pieces is not None and not any(p[2] in ("unsure", "hidden") for p in pieces)
         sides.append({c: sum(1 for p in pieces if p[2] == c) for c in ("white", "black")} if sure else None)
     seen = [side for side in sides if side is not None]
     if any(on_board[c] + sum(side[c] for side in seen) > PIECES_PER_SIDE for c in ("white", "black")):
