@@ -57,6 +57,7 @@ DARKER_WHITE = 0.11         # by less than this: white (in between: unsure, the 
 LOOSE_AROUND_PERCENTILE = 75.0  # beside the board: the cloth's brighter part is the reference
 CELL_RIM = 10.0             # beside the board a rim weaker than this is also checked for a square cloth cell:
 FOURFOLD_MIN = 0.4          # its edge round the ring, folded onto a quarter turn, must not dip below this share
+DOUBT_FOURFOLD = 0.6        # and below this share it may still be a cell (cells seen 0.41-0.56, pieces from 0.4)
 PROFILE_SAMPLES = 64        # angles the rim's edge is sampled at for that check (a multiple of four)
 BLOWN_FACE = 235.0          # beside the board, a candidate too weak to count with a face this bright and plain
 BLOWN_FACE_SPREAD = 3.0     # (a white piece inside a glare spot, its rim washed out) and a round trace of a
@@ -231,8 +232,9 @@ def _circle_map(gray: np.ndarray, r: float) -> np.ndarray:
 
 def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
     """Loose pieces in a column of the top-down picture: list of (x, y, colour), colour "white",
-    "black", "unsure" (a piece of unsure colour) or "hidden" (a faint round trace in a blown-out
-    glare spot: a washed-out white piece, or nothing); None if out of view."""
+    "black", "unsure" (a piece of unsure colour), "white?" / "black?" (a weak, only fairly round
+    rim: that piece or a cloth cell) or "hidden" (a faint round trace in a blown-out glare spot: a
+    washed-out white piece, or nothing); None if out of view."""
     x0_px, x1_px = max(0, int(x0_px)), min(gray.shape[1], int(x1_px))
     if not in_view or x1_px <= x0_px:
         return None
@@ -268,21 +270,24 @@ def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
     for s, x, y, texture in zip(strength, bx, by, _texture(gx, gy, bx, by, r)):
         if s >= PRESENCE_MIN and s >= TEXTURE_FACTOR * texture \
                 and (s >= STRONG_RIM or s >= WEAK_RIM_TEXTURE * texture):
-            if s < CELL_RIM and _fourfold_share(_rim_profile(gx, gy, x, y, r)) < FOURFOLD_MIN:
+            fourfold = _fourfold_share(_rim_profile(gx, gy, x, y, r)) if s < CELL_RIM else 1.0
+            if fourfold < FOURFOLD_MIN:
                 continue            # a square cell of a checked cloth, not a round piece
-            cands.append((float(s), float(x), float(y)))
+            cands.append((float(s), float(x), float(y), fourfold < DOUBT_FOURFOLD))
         elif s >= HIDDEN_RIM[0] and lum[int(round(y)), int(round(x))] >= BLOWN_FACE:
             inner, _, spread = _disc_stats(lum, x, y, 0.42 * r, 1.12 * r, 1.4 * r)
             if inner >= BLOWN_FACE and spread < BLOWN_FACE_SPREAD \
                     and _fourfold_share(_rim_profile(gx, gy, x, y, r)) >= HIDDEN_RIM[1]:
                 hidden.append((float(x), float(y)))
     cands.sort(reverse=True)
-    for s, x, y in cands:
+    for s, x, y, doubtful in cands:
         if any((x - fx) ** 2 + (y - fy) ** 2 < (1.6 * r) ** 2 for fx, fy, _ in found):
             continue
         colour = _loose_colour(lum, x, y, r)
         if colour:
-            found.append((x, y, colour))
+            # A weak rim that is only fairly round may be a cloth cell: "white?" / "black?" (that
+            # piece or nothing), left out by read() when the nine pieces a side say so.
+            found.append((x, y, colour + "?" if doubtful and colour != "unsure" else colour))
     # A white piece in a blown-out glare spot may show only a faint round trace: counting without
     # it could give a wrong number, so such a trace away from the pieces found is kept as "hidden"
     # (read() counts it only when the nine pieces a side settle it).
@@ -678,14 +683,16 @@ def _ink_is_light(lum, px) -> bool:
 
 def _possible_counts(pieces) -> set[tuple[int, int]]:
     """Every (white, black) count a side's pieces may come to: the sure ones as read, each piece of
-    unsure colour white, black or none (a cloth ring), each hidden place a white piece or none."""
+    unsure colour white, black or none (a cloth ring), each hidden place or "white?" a white piece
+    or none, each "black?" a black piece or none."""
     white = sum(1 for p in pieces if p[2] == "white")
     black = sum(1 for p in pieces if p[2] == "black")
     unsure = sum(1 for p in pieces if p[2] == "unsure")
-    hidden = sum(1 for p in pieces if p[2] == "hidden")
-    return {(white + as_white + hidden_white, black + as_black)
+    maybe_white = sum(1 for p in pieces if p[2] in ("hidden", "white?"))
+    maybe_black = sum(1 for p in pieces if p[2] == "black?")
+    return {(white + as_white + more_white, black + as_black + more_black)
             for as_white in range(unsure + 1) for as_black in range(unsure + 1 - as_white)
-            for hidden_white in range(hidden + 1)}
+            for more_white in range(maybe_white + 1) for more_black in range(maybe_black + 1)}
 
 
 def _side_counts(left, right, on_board: dict, board_hidden: int = 0) -> tuple[dict | None, dict | None]:
@@ -714,7 +721,7 @@ def _side_counts(left, right, on_board: dict, board_hidden: int = 0) -> tuple[di
     sides = []
     for pieces in (left, right):
         sure = pieces is not None and not any(p[2] in ("unsure", "hidden") for p in pieces)
-        sides.append({c: sum(1 for p in pieces if p[2] == c) for c in ("white", "black")} if sure else None)
+        sides.append({c: sum(1 for p in pieces if p[2] in (c, c + "?")) for c in ("white", "black")} if sure else None)
     seen = [side for side in sides if side is not None]
     if any(on_board[c] + sum(side[c] for side in seen) > PIECES_PER_SIDE for c in ("white", "black")):
         return None, None
