@@ -75,7 +75,7 @@ PATCH_SPAN = (1.9, 3.0)    # its width and height in units of the rank-suit dist
 HOG_CELL, HOG_BINS = 4, 9
 INK_RATIOS = (0.62, 0.42)  # ink cuts, relative to the local paper brightness
 MIN_BLOB, MAX_BLOB = 5, 48
-MAX_DENSITY = 0.2
+MAX_DENSITY = 0.3
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
