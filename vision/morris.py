@@ -576,6 +576,27 @@ def _mask_outlines(mask: np.ndarray, scale: float) -> tuple[list[np.ndarray], Ex
     return quads, error
 
 
+OPEN_SPACE_MIN = 0.01     # of the picture: a region no sharp edge crosses this large may be part of the plate
+
+
+def _open_space_mask(image: np.ndarray, scale: float) -> np.ndarray:
+    """The large regions (OPEN_SPACE_MIN of the picture or more) that no sharp edge crosses and
+    that do not reach the picture's border, at ``scale``.  On a checked cloth every cell is closed
+    by edges and small, and the board merges with the cloth in the other masks; the bare strip of
+    the plate between its frame and the outer square of lines is one large region whose outline
+    is the plate's (the squares of lines inside it are its holes)."""
+    h, w = image.shape[:2]
+    small = cv2.resize(image, (int(round(w * scale)), int(round(h * scale))), interpolation=cv2.INTER_AREA)
+    gray = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
+    free = (cv2.dilate(cv2.Canny(gray, 40, 100), np.ones((3, 3), np.uint8)) == 0).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(free, connectivity=4)
+    mh, mw = free.shape
+    x, y, bw, bh, area = (stats[:, i] for i in range(5))
+    keep = (area >= OPEN_SPACE_MIN * mh * mw) & (x > 1) & (y > 1) & (x + bw < mw - 1) & (y + bh < mh - 1)
+    keep[0] = False
+    return keep[labels].astype(np.uint8) * 255
+
+
 def _one_corner_redrawn(corners: np.ndarray) -> list[np.ndarray]:
     """The four outlines with one corner moved to complete a parallelogram on the other three
     (the camera's slight tilt keeps the plate nearly a parallelogram; the snap onto the drawn
@@ -634,8 +655,6 @@ def _find_plate(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         mask, _ = foreground_mask(image, PLATE_WORK_WIDTH, seed=KMEANS_SEED)
         colour_outlines, colour_error = _mask_outlines(mask, scale)
         score, H, partly = _best_plate(image, line_map, colour_outlines + edge_outlines)
-        if not colour_outlines and not edge_outlines:
-            raise colour_error if isinstance(colour_error, BoardPartlyInView) else (edge_error or colour_error)
         if H is None or score < MIN_LINE_SCORE:
             # A cloth cell or a shadow merged into one corner of the mask pulls that corner off while
             # the other three stay: each outline with one corner redrawn from the other three.
@@ -643,6 +662,16 @@ def _find_plate(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             retry = _best_plate(image, line_map, redrawn)
             if retry[1] is not None and (H is None or retry[0] > score):
                 score, H, partly = retry
+        free_outlines = []
+        if H is None or score < MIN_LINE_SCORE:
+            # A checked cloth merges with the board in both masks; the plate's bare strip inside its
+            # frame is still one large region no sharp edge crosses.
+            free_outlines, _ = _mask_outlines(_open_space_mask(image, scale), scale)
+            retry = _best_plate(image, line_map, free_outlines)
+            if retry[1] is not None and (H is None or retry[0] > score):
+                score, H, partly = retry
+        if H is None and not colour_outlines and not edge_outlines and not free_outlines:
+            raise colour_error if isinstance(colour_error, BoardPartlyInView) else (edge_error or colour_error)
     if H is None and partly:
         raise BoardPartlyInView("only part of the Tintar board is in view — move the camera or the board "
                                 "/ tabla se vede doar în parte — mutați camera sau tabla")

@@ -262,3 +262,13 @@ def test_cloth_cell_taken_for_a_piece_left_out_by_the_nine_pieces_a_side():
     assert got["in_hand"] == truth["in_hand"] == {"white": 4, "black": 5}
     assert got["captured"] == truth["captured"] == {"white": 4, "black": 4}
     assert {p: got[p] for p in rb.TINTAR_POINTS} == truth_points(truth)
+
+
+def test_board_on_a_checked_cloth_found_by_its_open_plate():
+    # Gingham in shade: the board merges with the cloth in the edge-closed and the colour masks
+    # (this scene raised BoardPartlyInView); the plate's bare strip is one region no edge crosses.
+    img, truth = _dev_scene(752008)
+    assert truth["conditions"]["table"] == "pattern"
+    got = morris.read(img)
+    assert {p: got[p] for p in rb.TINTAR_POINTS} == truth_points(truth)
+    assert got["in_hand"] == truth["in_hand"] and got["captured"] == truth["captured"]
