@@ -11,17 +11,24 @@ round it and the ink of the lines beside it, so shade, warm light and glare
 do not swap black and white.  Beside the board, candidates come from a circle
 map (edges across a ring of the piece's radius) and a quick ring test, and
 pass the same ring test; a weak rim must also be round (a square cell of a
-checked cloth has no edge at its corners).  An unsure colour gives ``None``:
-on a point (as if empty), or for that side's counts; so does a faint round
-trace in a blown-out glare spot beside the board (a white piece washed out).
+checked cloth has no edge at its corners).  An unsure colour on a point gives
+``None`` (as if empty).  A white piece in a blown-out glare spot may show no
+rim: on a point it is still seen by the lines it hides.  Beside the board
+each colour's nine pieces (on the board, in hand, captured) settle what is
+unsure: pieces of unsure colour, weak rims that may be cloth cells, and
+blown-out spots where a white piece may hide; counts are given only when
+exactly one pair of side counts makes nine of each.  When the board merges
+with a checked cloth in both masks, the plate's bare strip (one large region
+no sharp edge crosses) gives its outline.
 
 Conventions (docs/vision-boards.md): files a-g left to right and ranks 1-7
 bottom to top as the camera sees the board; the board picture is assumed
 upright (turned less than 45 degrees).  The result is the "tintar" value of
 Contract 2: ``{"a1": "white"|"black"|None, ... 24 points, "in_hand":
-{"white": n, "black": n}, "captured": {"white": n, "black": n}}``; a side
-zone that runs off the picture, holds a piece of unsure colour, or would give
-a colour more than nine pieces in all gives ``None`` instead of counts.
+{"white": n, "black": n}, "captured": {"white": n, "black": n}}``; with both
+sides in view, counts that do not settle to nine pieces of each colour give
+``None`` for both sides; a side zone that runs off the picture gives ``None``
+(the other side then its sure counts, unless over nine).
 """
 
 from __future__ import annotations
