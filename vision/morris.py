@@ -69,6 +69,7 @@ PROFILE_SAMPLES = 64        # angles the rim's edge is sampled at for that check
 BLOWN_FACE = 235.0          # beside the board, a candidate too weak to count with a face this bright and plain
 BLOWN_FACE_SPREAD = 3.0     # (a white piece inside a glare spot, its rim washed out) and a round trace of a
 BLOWN_LEVEL = 245.0         # grey level of a blown-out glare spot (a white piece's face is about 230 in plain light)
+GLARE_AROUND = 240.0        # beside the board: cloth right round a piece this bright is blown out by glare
 HIDDEN_RIM = (0.3, 0.45)    # rim (ring, four-fold share at least these) makes the side's counts unsure
 
 
@@ -197,6 +198,10 @@ def _loose_colour(lum, x, y, r) -> str | None:
         return "black"
     if darker > DARKER_BLACK:
         return "black"
+    if near >= GLARE_AROUND and inner < BLOWN_LEVEL:
+        # The cloth right round is blown out by glare, the face is not: a black face can be lifted
+        # to a white piece's brightness there.  A piece all the same: white or black.
+        return "either"
     return "white" if darker < DARKER_WHITE else "unsure"
 
 
@@ -294,7 +299,7 @@ def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
         if colour:
             # A weak rim that is only fairly round may be a cloth cell: "white?" / "black?" (that
             # piece or nothing), left out by read() when the nine pieces a side say so.
-            found.append((x, y, colour + "?" if doubtful and colour != "unsure" else colour))
+            found.append((x, y, colour + "?" if doubtful and colour in ("white", "black") else colour))
     # A white piece in a blown-out glare spot may show only a faint round trace: counting without
     # it could give a wrong number, so such a trace away from the pieces found is kept as "hidden"
     # (read() counts it only when the nine pieces a side settle it).
@@ -724,11 +729,13 @@ def _possible_counts(pieces) -> set[tuple[int, int]]:
     white = sum(1 for p in pieces if p[2] == "white")
     black = sum(1 for p in pieces if p[2] == "black")
     unsure = sum(1 for p in pieces if p[2] == "unsure")
+    either = sum(1 for p in pieces if p[2] == "either")
     maybe_white = sum(1 for p in pieces if p[2] in ("hidden", "white?"))
     maybe_black = sum(1 for p in pieces if p[2] == "black?")
-    return {(white + as_white + more_white, black + as_black + more_black)
+    return {(white + as_white + more_white + either_white, black + as_black + more_black + either - either_white)
             for as_white in range(unsure + 1) for as_black in range(unsure + 1 - as_white)
-            for more_white in range(maybe_white + 1) for more_black in range(maybe_black + 1)}
+            for more_white in range(maybe_white + 1) for more_black in range(maybe_black + 1)
+            for either_white in range(either + 1)}
 
 
 def _side_counts(left, right, on_board: dict, board_hidden: int = 0) -> tuple[dict | None, dict | None]:
@@ -756,7 +763,7 @@ def _side_counts(left, right, on_board: dict, board_hidden: int = 0) -> tuple[di
         return None, None
     sides = []
     for pieces in (left, right):
-        sure = pieces is not None and not any(p[2] in ("unsure", "hidden") for p in pieces)
+        sure = pieces is not None and not any(p[2] in ("unsure", "either", "hidden") for p in pieces)
         sides.append({c: sum(1 for p in pieces if p[2] in (c, c + "?")) for c in ("white", "black")} if sure else None)
     seen = [side for side in sides if side is not None]
     if any(on_board[c] + sum(side[c] for side in seen) > PIECES_PER_SIDE for c in ("white", "black")):

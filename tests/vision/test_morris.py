@@ -206,6 +206,9 @@ def test_side_counts_settled_by_nine_pieces_a_side():
     # ... unless the extra one may be a cloth cell ("black?": a black piece or nothing).
     assert counts(sure_left + _pieces("black?"), sure_right, board) == ({"white": 2, "black": 1},
                                                                          {"white": 3, "black": 2})
+    # A piece in a glare spot of either colour: the colour that gives nine of each.
+    assert counts(sure_left[:2] + _pieces("either"), sure_right, board) == ({"white": 2, "black": 1},
+                                                                             {"white": 3, "black": 2})
     # A doubtful piece when the counts need it: counted.
     assert counts(sure_left[:2] + _pieces("black?"), sure_right, board) == ({"white": 2, "black": 1},
                                                                              {"white": 3, "black": 2})
@@ -272,3 +275,14 @@ def test_board_on_a_checked_cloth_found_by_its_open_plate():
     got = morris.read(img)
     assert {p: got[p] for p in rb.TINTAR_POINTS} == truth_points(truth)
     assert got["in_hand"] == truth["in_hand"] and got["captured"] == truth["captured"]
+
+
+def test_black_piece_lifted_by_glare_beside_the_board_settled_by_the_counts():
+    # In hand, a black piece in a glare spot that blows out the cloth round it has a face as
+    # bright as a white piece's (240); read "either", the nine pieces a side make it black.
+    img, truth = _dev_scene(752798)
+    assert truth["conditions"]["lighting"] == "glare"
+    got = morris.read(img)
+    assert got["in_hand"] == truth["in_hand"] == {"white": 6, "black": 1}
+    assert got["captured"] == truth["captured"]
+    assert {p: got[p] for p in rb.TINTAR_POINTS} == truth_points(truth)
