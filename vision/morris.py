@@ -193,7 +193,9 @@ def _loose_colour(lum, x, y, r) -> str | None:
     _, near, _ = _disc_stats(lum, x, y, 0.42 * r, 1.12 * r, 1.4 * r)
     darker = (near - inner) / max(8.0, near)
     if darker < 0.0:
-        return "white"
+        # Brighter than the cloth right round it, yet dark against the wider cloth: a white piece
+        # in a shadow, or a black one on a dark stripe of the cloth.  Either; the counts settle it.
+        return "either" if inner / max(8.0, around) < WHITE_RATIO else "white"
     if inner / max(8.0, around) < WHITE_RATIO:
         return "black"
     if darker > DARKER_BLACK:

@@ -286,3 +286,14 @@ def test_black_piece_lifted_by_glare_beside_the_board_settled_by_the_counts():
     assert got["in_hand"] == truth["in_hand"] == {"white": 6, "black": 1}
     assert got["captured"] == truth["captured"]
     assert {p: got[p] for p in rb.TINTAR_POINTS} == truth_points(truth)
+
+
+def test_black_piece_on_a_dark_stripe_settled_by_the_counts():
+    # In hand, a black piece on the dark stripe of a striped cloth is a little brighter than the
+    # stripe round it (as a white piece in a shadow is) but dark against the wider cloth: read
+    # "either", the nine pieces a side make it black.
+    img, truth = _dev_scene(752503)
+    got = morris.read(img)
+    assert got["in_hand"] == truth["in_hand"] == {"white": 1, "black": 8}
+    assert got["captured"] == truth["captured"]
+    assert {p: got[p] for p in rb.TINTAR_POINTS} == truth_points(truth)
