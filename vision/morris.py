@@ -69,6 +69,8 @@ PROFILE_SAMPLES = 64        # angles the rim's edge is sampled at for that check
 BLOWN_FACE = 235.0          # beside the board, a candidate too weak to count with a face this bright and plain
 BLOWN_FACE_SPREAD = 3.0     # (a white piece inside a glare spot, its rim washed out) and a round trace of a
 BLOWN_LEVEL = 245.0         # grey level of a blown-out glare spot (a white piece's face is about 230 in plain light)
+FAINT_RIM = 1.0             # beside the board a round rim (fold >= DOUBT_FOURFOLD) this strong and
+FAINT_TEXTURE = 0.8         # this share of the cloth's texture, too faint to count: that piece or nothing
 GLARE_AROUND = 240.0        # beside the board: cloth right round a piece this bright is blown out by glare
 HIDDEN_RIM = (0.3, 0.45)    # rim (ring, four-fold share at least these) makes the side's counts unsure
 
@@ -281,6 +283,7 @@ def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
     # Once more from there: a rim in shade is sharp, and 1 px off-centre can halve its strength.
     strength, bx, by = _best_rings(gx, gy, np.c_[bx, by], r, 0, radii=(1.0,))
     hidden = []
+    faint = []
     for s, x, y, texture in zip(strength, bx, by, _texture(gx, gy, bx, by, r)):
         if s >= PRESENCE_MIN and s >= TEXTURE_FACTOR * texture \
                 and (s >= STRONG_RIM or s >= WEAK_RIM_TEXTURE * texture):
@@ -288,6 +291,9 @@ def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
             if fourfold < FOURFOLD_MIN:
                 continue            # a square cell of a checked cloth, not a round piece
             cands.append((float(s), float(x), float(y), fourfold < DOUBT_FOURFOLD))
+        elif s >= FAINT_RIM and s >= FAINT_TEXTURE * texture \
+                and _fourfold_share(_rim_profile(gx, gy, x, y, r)) >= DOUBT_FOURFOLD:
+            faint.append((float(x), float(y)))
         elif s >= HIDDEN_RIM[0] and lum[int(round(y)), int(round(x))] >= BLOWN_FACE:
             inner, _, spread = _disc_stats(lum, x, y, 0.42 * r, 1.12 * r, 1.4 * r)
             if inner >= BLOWN_FACE and spread < BLOWN_FACE_SPREAD \
@@ -302,6 +308,13 @@ def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
             # A weak rim that is only fairly round may be a cloth cell: "white?" / "black?" (that
             # piece or nothing), left out by read() when the nine pieces a side say so.
             found.append((x, y, colour + "?" if doubtful and colour in ("white", "black") else colour))
+    # A round rim too faint to count (a black piece in deep shade, a piece on a busy cloth): that
+    # piece or nothing, settled by the counts.
+    for x, y in faint:
+        if not any((x - fx) ** 2 + (y - fy) ** 2 < (1.6 * r) ** 2 for fx, fy, _ in found):
+            colour = _loose_colour(lum, x, y, r)
+            if colour in ("white", "black"):
+                found.append((x, y, colour + "?"))
     # A white piece in a blown-out glare spot may show only a faint round trace: counting without
     # it could give a wrong number, so such a trace away from the pieces found is kept as "hidden"
     # (read() counts it only when the nine pieces a side settle it).

@@ -297,3 +297,13 @@ def test_black_piece_on_a_dark_stripe_settled_by_the_counts():
     assert got["in_hand"] == truth["in_hand"] == {"white": 1, "black": 8}
     assert got["captured"] == truth["captured"]
     assert {p: got[p] for p in rb.TINTAR_POINTS} == truth_points(truth)
+
+
+def test_faint_round_rim_on_a_busy_cloth_counted_when_the_counts_need_it():
+    # A captured white piece on a gingham cloth whose rim is a little weaker than the cloth's
+    # edge texture round it: "white?", and white has eight pieces in all without it.
+    img, truth = _dev_scene(752401)
+    got = morris.read(img)
+    assert got["captured"] == truth["captured"] == {"white": 1, "black": 1}
+    assert got["in_hand"] == truth["in_hand"]
+    assert {p: got[p] for p in rb.TINTAR_POINTS} == truth_points(truth)
