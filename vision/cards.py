@@ -76,6 +76,9 @@ HOG_CELL, HOG_BINS = 4, 9
 INK_RATIOS = (0.62, 0.42)  # ink cuts, relative to the local paper brightness
 MIN_BLOB, MAX_BLOB = 5, 48
 MAX_DENSITY = 0.3
+PAIR_SPAN = (0.55, 2.1)    # a rank and its suit lie this far apart, in units of the larger glyph
+PAIR_SLACK = 3.0          # ... plus this many pixels (blur shrinks small glyphs at the ink cut)
+REPEATED_SHAPE = 8         # a blob shape seen this often in one picture is a printed cloth
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
 
@@ -232,7 +235,7 @@ def _blobs_in(ink: np.ndarray, split_lines: bool = True, thinned: list | None = 
     # a printed cloth repeats one blob many times at one angle: drop shapes seen too often
     key = (w.astype(np.int64) * 64 + h) * 4096 + area // 6
     _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
-    k &= counts[inverse.ravel()] < 8
+    k &= counts[inverse.ravel()] < REPEATED_SHAPE
     return cents[k].astype(np.float64), size[k].astype(np.float64), stats[k]
 
 
@@ -249,7 +252,7 @@ def _pairs(cents: np.ndarray, sizes: np.ndarray) -> np.ndarray:
         d = np.hypot(cents[i, 0] - cents[j, 0], cents[i, 1] - cents[j, 1])
         smax = np.maximum(sizes[i], sizes[j])
         smin = np.minimum(sizes[i], sizes[j])
-        ok = (j > i) & (d >= 0.55 * smax) & (d <= 2.1 * smax) & (smin >= 0.35 * smax)
+        ok = (j > i) & (d >= PAIR_SPAN[0] * smax) & (d <= PAIR_SPAN[1] * smax + PAIR_SLACK) & (smin >= 0.35 * smax)
         ii, jj = np.nonzero(ok)
         out.append(np.stack([ii + i0, jj], axis=1))
     return np.vstack(out).astype(int).reshape(-1, 2)
