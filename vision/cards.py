@@ -75,9 +75,8 @@ PATCH_SPAN = (1.9, 3.0)    # its width and height in units of the rank-suit dist
 HOG_CELL, HOG_BINS = 4, 9
 INK_RATIOS = (0.62, 0.42)  # ink cuts, relative to the local paper brightness
 MIN_BLOB, MAX_BLOB = 5, 48
-MAX_DENSITY = 0.3
+MAX_DENSITY = 0.2          # ink share round a blob above which it is texture (0.3 reads more, misreads more)
 PAIR_SPAN = (0.55, 2.1)    # a rank and its suit lie this far apart, in units of the larger glyph
-PAIR_SLACK = 3.0          # ... plus this many pixels (blur shrinks small glyphs at the ink cut)
 REPEATED_SHAPE = 8         # a blob shape seen this often in one picture is a printed cloth
 _OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
 
@@ -252,7 +251,7 @@ def _pairs(cents: np.ndarray, sizes: np.ndarray) -> np.ndarray:
         d = np.hypot(cents[i, 0] - cents[j, 0], cents[i, 1] - cents[j, 1])
         smax = np.maximum(sizes[i], sizes[j])
         smin = np.minimum(sizes[i], sizes[j])
-        ok = (j > i) & (d >= PAIR_SPAN[0] * smax) & (d <= PAIR_SPAN[1] * smax + PAIR_SLACK) & (smin >= 0.35 * smax)
+        ok = (j > i) & (d >= PAIR_SPAN[0] * smax) & (d <= PAIR_SPAN[1] * smax) & (smin >= 0.35 * smax)
         ii, jj = np.nonzero(ok)
         out.append(np.stack([ii + i0, jj], axis=1))
     return np.vstack(out).astype(int).reshape(-1, 2)
