@@ -5,8 +5,7 @@ How it works (details and limits in docs/vision.md):
 1. Index candidates.  A card's index is a rank glyph above a suit glyph, dark
    (black or red) on white paper, in a card corner.  The darkest channel of the
    picture is thresholded locally; the small blobs are paired with neighbours of
-   similar size (thin strokes are also opened away, which frees a glyph touching
-   another or the outlines of a fan).  Each pair, taken in both directions (which one is on top), is
+   similar size.  Each pair, taken in both directions (which one is on top), is
    an index hypothesis with its own frame: ``v`` points from the rank to the
    suit (the card's "down"), ``u`` to the card's right, the pair distance gives
    the scale.  This works at any rotation, on any cloth, and for cards of which
@@ -23,8 +22,7 @@ How it works (details and limits in docs/vision.md):
 3. Cards.  Readings predict their card's outline from the index geometry; two
    readings of the same card (its two index corners) are merged — if they
    disagree the card is reported with ``card: None``, unless both are sure
-   (then they are two cards whose outlines coincide, as in a meld row) and do
-   not lie exactly at one card's two corners (then one of them is misread).
+   (then they are two cards whose outlines coincide, as in a meld row).
    Corners are paired best first: the same card, then the nearest.  A card read
    at both corners also measures this picture's card size, which rescales every
    predicted outline (decks differ from the median geometry).  A reading below
@@ -62,7 +60,6 @@ DISAGREE_IGNORED = 0.4    # a reading this unsure does not veto the other corner
 CNN_GATE = 0.1            # hypotheses the MLP gives at least this p(index) are read by the CNN too
 CNN_WEIGHT = 1.0          # the CNN's share of the combined probabilities (the MLP only chooses what it reads)
 SPLIT_CONFIDENT = 0.98    # two different readings both this sure are two cards, not one card's corners
-CORNER_FIT = 0.13         # ... unless each lies this close to where the other puts the card's opposite corner
 MAX_SCALE_RATIO = 1.5     # a reading this much larger than the picture's typical index is not named
 SAME_SIZE = 1.3           # two readings of one card this close in rank-suit distance are the same size
 CARD_SIZE_RANGE = (0.4, 2.0)  # plausible card size over the model geometry's, from cards read at both corners
@@ -75,10 +72,7 @@ PATCH_SPAN = (1.9, 3.0)    # its width and height in units of the rank-suit dist
 HOG_CELL, HOG_BINS = 4, 9
 INK_RATIOS = (0.62, 0.42)  # ink cuts, relative to the local paper brightness
 MIN_BLOB, MAX_BLOB = 5, 48
-MAX_DENSITY = 0.2          # ink share round a blob above which it is texture (0.3 reads more, misreads more)
-PAIR_SPAN = (0.55, 2.1)    # a rank and its suit lie this far apart, in units of the larger glyph
-REPEATED_SHAPE = 8         # a blob shape seen this often in one picture is a printed cloth
-_OPEN_KERNEL = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+MAX_DENSITY = 0.2
 
 
 @dataclass
@@ -125,8 +119,7 @@ def _ink_blobs(work: np.ndarray):
     The ink is cut at INK_RATIOS of the local paper brightness, loosest first.  At this size a
     blurred index glyph often touches a pip or the card's outline at the loose cut; the darker
     cut separates them (the gap between two glyphs is lighter than their strokes).  A blob found
-    again at a stricter cut (same place, same size) is kept once.  At the loose cut, blobs freed by
-    opening away thin strokes are added too (see ``_blobs_in``)."""
+    again at a stricter cut (same place, same size) is kept once."""
     b, g, r = cv2.split(work)
     dark = cv2.min(cv2.min(b, g), r)
     k = max(15, int(round(work.shape[1] / 45)) | 1)
@@ -140,9 +133,7 @@ def _ink_blobs(work: np.ndarray):
             table = _large_dark(ink)
         if table is not None:
             ink[table] = 0
-        thinned: list = []
-        levels.append(_blobs_in(ink, split_lines=level == 0, thinned=thinned if level == 0 else None))
-        levels += thinned
+        levels.append(_blobs_in(ink, split_lines=level == 0))
     cents, sizes, stats = levels[0]
     for c2, s2, st2 in levels[1:]:
         if len(c2) == 0:
@@ -175,22 +166,9 @@ def _large_dark(ink: np.ndarray):
     return cv2.dilate(table, np.ones((3, 3), np.uint8)) > 0
 
 
-def _blobs_in(ink: np.ndarray, split_lines: bool = True, thinned: list | None = None):
-    """(centroids, sizes, stats) of the glyph-sized blobs of one ink mask (0/1).
-
-    ``thinned``, when given, receives the blobs that opening the thin strokes away frees: those
-    of components it splits (a rank and a suit touching, blurred) and of too-large ones (a
-    glyph joined to the outlines of a fan's cards by a thin line)."""
+def _blobs_in(ink: np.ndarray, split_lines: bool = True):
+    """(centroids, sizes, stats) of the glyph-sized blobs of one ink mask (0/1)."""
     n, labels, stats, cents = _labels8(ink)
-    if thinned is not None:
-        oc, osz, ost = _blobs_in(cv2.morphologyEx(ink, cv2.MORPH_OPEN, _OPEN_KERNEL), split_lines=False)
-        if len(oc):
-            ix = np.clip(np.round(oc).astype(int), 0, [ink.shape[1] - 1, ink.shape[0] - 1])
-            origin = labels[ix[:, 1], ix[:, 0]]
-            pieces = np.bincount(origin, minlength=n)
-            large = np.maximum(stats[:, 2], stats[:, 3]) > MAX_BLOB
-            k = (origin > 0) & ((pieces[origin] >= 2) | large[origin])
-            thinned.append((oc[k], osz[k], ost[k]))
     stats, cents = stats[1:], cents[1:]
     size = np.maximum(stats[:, 2], stats[:, 3])
     big = (size > MAX_BLOB) & (size <= 4 * MAX_BLOB) & split_lines
@@ -234,7 +212,7 @@ def _blobs_in(ink: np.ndarray, split_lines: bool = True, thinned: list | None = 
     # a printed cloth repeats one blob many times at one angle: drop shapes seen too often
     key = (w.astype(np.int64) * 64 + h) * 4096 + area // 6
     _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
-    k &= counts[inverse.ravel()] < REPEATED_SHAPE
+    k &= counts[inverse.ravel()] < 8
     return cents[k].astype(np.float64), size[k].astype(np.float64), stats[k]
 
 
@@ -251,7 +229,7 @@ def _pairs(cents: np.ndarray, sizes: np.ndarray) -> np.ndarray:
         d = np.hypot(cents[i, 0] - cents[j, 0], cents[i, 1] - cents[j, 1])
         smax = np.maximum(sizes[i], sizes[j])
         smin = np.minimum(sizes[i], sizes[j])
-        ok = (j > i) & (d >= PAIR_SPAN[0] * smax) & (d <= PAIR_SPAN[1] * smax) & (smin >= 0.35 * smax)
+        ok = (j > i) & (d >= 0.55 * smax) & (d <= 2.1 * smax) & (smin >= 0.35 * smax)
         ii, jj = np.nonzero(ok)
         out.append(np.stack([ii + i0, jj], axis=1))
     return np.vstack(out).astype(int).reshape(-1, 2)
@@ -304,13 +282,11 @@ def _hog_cells(grey: np.ndarray) -> np.ndarray:
     g = np.pad(grey, ((0, 0), (1, 1), (1, 1)), mode="edge")
     gx = g[:, 1:-1, 2:] - g[:, 1:-1, :-2]
     gy = g[:, 2:, 1:-1] - g[:, :-2, 1:-1]
-    n, h, w = grey.shape
-    # OpenCV's polar form (angles to about 0.3 degree) is several times faster than np.arctan2
-    mag, ang = cv2.cartToPolar(gx.reshape(-1, 1), gy.reshape(-1, 1))
-    mag = mag.reshape(n, h, w)
-    ang = (ang.reshape(n, h, w) % np.float32(np.pi)) * np.float32(HOG_BINS / np.pi)
+    mag = np.sqrt(gx * gx + gy * gy)
+    ang = (np.arctan2(gy, gx) % np.pi) * (HOG_BINS / np.pi)
     b0 = np.floor(ang).astype(np.int64) % HOG_BINS
     frac = ang - np.floor(ang)
+    n, h, w = grey.shape
     ch, cw = h // HOG_CELL, w // HOG_CELL
     cell = ((np.arange(h) // HOG_CELL)[:, None] * cw + (np.arange(w) // HOG_CELL)[None, :])
     base = (np.arange(n)[:, None, None] * (ch * cw) + cell[None]) * HOG_BINS
@@ -339,8 +315,7 @@ def _balanced(patches: np.ndarray):
     if n == 0:
         return (np.zeros((0, PATCH_H * PATCH_W, 3), np.float32), np.zeros((0, PATCH_H * PATCH_W), bool),
                 np.zeros(0, np.float32), np.zeros(0, np.int64))
-    # (two element-wise minima: numpy's reduction over an axis of 3 is several times slower)
-    lum8 = np.minimum(np.minimum(patches[..., 0], patches[..., 1]), patches[..., 2]).reshape(n, -1)
+    lum8 = patches.min(axis=3).reshape(n, -1)
     k_hi, k_lo = int(0.85 * lum8.shape[1]), int(0.08 * lum8.shape[1])
     part = np.partition(lum8, (k_lo, k_hi), axis=1)
     hi, lo = part[:, k_hi].astype(np.float32), part[:, k_lo].astype(np.float32)
@@ -547,18 +522,6 @@ def _group(readings: list[dict]) -> list[list[dict]]:
     return merged
 
 
-def _corners_of_one_card(a: dict, b: dict, tolerance: float = CORNER_FIT) -> bool:
-    """Whether two readings sit each where the other's outline puts the card's opposite index
-    (within ``tolerance`` of the distance between them): one card's two corners, one of them
-    misread, rather than two cards lying one on the other."""
-    seen = b["centre"] - a["centre"]
-    for r, v in ((a, seen), (b, -seen)):
-        predicted = 2 * (r["quad"].mean(axis=0) - r["centre"])
-        if np.linalg.norm(v - predicted) > tolerance * np.linalg.norm(predicted):
-            return False
-    return True
-
-
 def _picture_card_size(readings: list[dict]) -> float:
     """How much larger this picture's cards are than the model's index -> card geometry says.
 
@@ -649,8 +612,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
     named: list[tuple[np.ndarray, float, bool, str]] = []
     groups = []
     for g in _group(readings):
-        if (len(g) == 2 and g[0]["card"] != g[1]["card"] and min(r["confidence"] for r in g) >= SPLIT_CONFIDENT
-                and not _corners_of_one_card(g[0], g[1])):
+        if len(g) == 2 and g[0]["card"] != g[1]["card"] and min(r["confidence"] for r in g) >= SPLIT_CONFIDENT:
             # two sure, different readings whose outlines coincide: two cards of a meld or a fan
             # (each index seen), far more often than one card misread at one corner
             groups += [[g[0]], [g[1]]]
@@ -664,11 +626,6 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
         # it names that same card (a pack has each card once: a glyph of its picture)
         if any(all(_inside(q, r["centre"]) and (whole or r["confidence"] < threshold or r["card"] == name or
                                                  not 0.7 < r["scale"] / sc < 1.4) for r in g)
-               for q, sc, whole, name in named):
-            continue
-        # a pack has each card once: a card already named, read again at another size, is a
-        # glyph of a picture paired with something else, not a second copy
-        if any(all(r["card"] == name and max(r["scale"], sc) > SAME_SIZE * min(r["scale"], sc) for r in g)
                for q, sc, whole, name in named):
             continue
         ids = {r["card"] for r in g}
@@ -686,10 +643,9 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
             card = best["card"] if best["confidence"] >= threshold or (len(g) == 2 and conf >= threshold) else None
         if typical and best["scale"] > MAX_SCALE_RATIO * typical:
             card = None
-        # a card read twice at very different sizes takes its outline from the smaller reading
-        # that names it: the larger one is two pips of its picture, spaced wider than the index
-        # (another corner's weak guess of a different card does not place it)
-        ref = min((r for r in g if r["card"] == best["card"]), key=lambda r: r["scale"])
+        # a card read twice at very different sizes takes its outline from the smaller reading:
+        # the larger one is two pips of its picture, spaced wider than the index
+        ref = min(g, key=lambda r: r["scale"])
         alike = [r for r in g if max(r["scale"], ref["scale"]) < SAME_SIZE * min(r["scale"], ref["scale"])]
         quad = np.mean([_orient(r["quad"], ref["quad"]) for r in alike], axis=0)
         cards.append({"card": card, "face": "up", "confidence": round(conf, 4), "quad": quad})

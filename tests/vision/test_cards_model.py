@@ -5,7 +5,6 @@ train_cards.add_member writes that layout.  Corner readings are paired into
 cards best first (same card, then nearest), and two sure readings of
 different cards are two cards, not one misread card."""
 
-import cv2
 import numpy as np
 
 from vision import cards as C
@@ -91,45 +90,3 @@ def test_picture_card_size_from_a_card_read_at_both_corners():
     # implausible proportions are not believed
     tiny = _reading("2H", top_left["centre"] + 0.2 * (far - top_left["centre"]), (0, -1), scale=20.0)
     assert C._picture_card_size([top_left, tiny]) == 1.0
-
-
-def test_two_sure_different_readings_at_one_cards_corners_are_one_card():
-    """A king's far corner misread as an eight, both sure: the two readings lie exactly where
-    each other's outline puts the card's opposite corner, so they are one card (abstained on),
-    while a card of a meld beside it, its outline shifted, stays a second card."""
-    top_left = _reading("KC", (100, 100), (0, 1))
-    misread = _reading("8C", _far_corner(top_left), (0, -1))
-    assert C._corners_of_one_card(top_left, misread) and C._corners_of_one_card(misread, top_left)
-    neighbour = _reading("8C", _far_corner(top_left) + (14, 0), (0, -1))
-    assert not C._corners_of_one_card(top_left, neighbour)
-
-
-def _paper_with(draw) -> np.ndarray:
-    img = np.full((400, 400, 3), 235, np.uint8)
-    draw(img)
-    return img
-
-
-def _blob_near(cents, sizes, point, size, tolerance=2.0):
-    d = np.hypot(cents[:, 0] - point[0], cents[:, 1] - point[1])
-    return bool(np.any((d < tolerance) & (np.abs(sizes - size) <= 3)))
-
-
-def test_a_glyph_touching_a_fans_outlines_is_still_a_blob():
-    """In a fan every card's outline joins one thin network of lines, larger than anything the
-    line-splitting looks into; a suit glyph touching it is found once the thin lines are opened."""
-    def draw(img):
-        for k in range(6):   # six overlapping card outlines, 1 px lines
-            cv2.rectangle(img, (40 + 30 * k, 40 + 8 * k), (240 + 30 * k, 330 + 8 * k), (30, 30, 30), 1)
-        cv2.circle(img, (107, 90), 7, (20, 20, 200), -1)        # its left edge on the line x = 100
-    cents, sizes, _ = C._ink_blobs(_paper_with(draw))
-    assert _blob_near(cents, sizes, (107, 90), 15)
-
-
-def test_a_rank_and_suit_joined_by_a_thin_bridge_are_two_blobs():
-    def draw(img):
-        cv2.rectangle(img, (200, 100), (210, 116), (30, 30, 30), -1)     # rank
-        cv2.circle(img, (205, 131), 6, (30, 30, 30), -1)                  # suit
-        cv2.line(img, (205, 116), (205, 125), (30, 30, 30), 1)            # blur's bridge
-    cents, sizes, _ = C._ink_blobs(_paper_with(draw))
-    assert _blob_near(cents, sizes, (205, 108), 16) and _blob_near(cents, sizes, (205, 131), 13)
