@@ -315,7 +315,8 @@ def _balanced(patches: np.ndarray):
     if n == 0:
         return (np.zeros((0, PATCH_H * PATCH_W, 3), np.float32), np.zeros((0, PATCH_H * PATCH_W), bool),
                 np.zeros(0, np.float32), np.zeros(0, np.int64))
-    lum8 = patches.min(axis=3).reshape(n, -1)
+    # (two element-wise minima: numpy's reduction over an axis of 3 is several times slower)
+    lum8 = np.minimum(np.minimum(patches[..., 0], patches[..., 1]), patches[..., 2]).reshape(n, -1)
     k_hi, k_lo = int(0.85 * lum8.shape[1]), int(0.08 * lum8.shape[1])
     part = np.partition(lum8, (k_lo, k_hi), axis=1)
     hi, lo = part[:, k_hi].astype(np.float32), part[:, k_lo].astype(np.float32)
