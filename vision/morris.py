@@ -818,19 +818,19 @@ def read(image, calibration=None) -> dict:
                              TINTAR_SIZE)
     # Loose pieces lie beside the plate: a centre closer to it than a piece's radius would put the
     # piece on the board's frame (rings there are the frame's edge and its shadow on the cloth).
-    left = _side_pieces(gray, lum, gx, gy, left_in, 0, (-LOOSE_CLEARANCE - x0) * PX_PER_MM, r)
-    right = _side_pieces(gray, lum, gx, gy, right_in, (TINTAR_SIZE + LOOSE_CLEARANCE - x0) * PX_PER_MM,
-                         gray.shape[1], r)
+    left_columns = (0, (-LOOSE_CLEARANCE - x0) * PX_PER_MM)
+    right_columns = ((TINTAR_SIZE + LOOSE_CLEARANCE - x0) * PX_PER_MM, gray.shape[1])
+    left = _side_pieces(gray, lum, gx, gy, left_in, *left_columns, r)
+    right = _side_pieces(gray, lum, gx, gy, right_in, *right_columns, r)
     # A white piece inside a blown-out glare spot may leave no trace at all: such spots beside the
     # board, and empty points blown out on it, are places where one may hide (settled by the counts).
     blown_share = _blown_disc_share(lum, r)
     board_hidden = 0
     if blown_share is not None:
         if left is not None:
-            left += _blown_spots(blown_share, 0, (-LOOSE_CLEARANCE - x0) * PX_PER_MM, r, left)
+            left += _blown_spots(blown_share, *left_columns, r, left)
         if right is not None:
-            right += _blown_spots(blown_share, (TINTAR_SIZE + LOOSE_CLEARANCE - x0) * PX_PER_MM, gray.shape[1], r,
-                                  right)
+            right += _blown_spots(blown_share, *right_columns, r, right)
         for name in TINTAR_POINTS:
             x, y = px(*tintar_point_mm(name))
             board_hidden += result[name] is None and blown_share[int(round(y)), int(round(x))] >= BLOWN_SHARE
