@@ -43,6 +43,7 @@ EDGE_MIN = 2.5               # log-brightness edge each side of a flat die's squ
 PIP_CLEAR_MM = 1.5           # samples of the face's brightness keep this far off the pips' rims
 FLAT_SIDE_SHARE = 0.76       # every band inside a flat die's sides at least this share of its face
 FLAT_WIDTH_MM = (13.0, 18.2) # a flat die measured edge to edge, both ways (a leaning one: 18.6+ one way)
+PIP_RING_SHARE = 0.25        # a pip's surroundings come back at least this share of the way to the face's level
 
 
 def _pips(gray: np.ndarray, px_per_mm: float):
@@ -320,6 +321,33 @@ def _plain_round(gray: np.ndarray, centre, radius: float) -> bool:
     return float(ring.min()) >= FLAT_SIDE_SHARE * float(ring.max())
 
 
+def _round_spots(gray: np.ndarray, pips: list, members: list[int], px_per_mm: float) -> list[int]:
+    """The members that are dark spots with bright face all round them, as a pip is.
+
+    On a ring 1.6 pip radii from the spot, the second darkest of 24 samples must have come back at least
+    PIP_RING_SHARE of the way from the spot's darkness to the brightest face near it.  A die's drop
+    shadow beside its edge also makes dark spots for the black-hat, but they lie on a dark band that
+    the ring crosses twice, where it stays about as dark as the spot (on the tuning scenes a flat die's
+    pips came back 0.42 of the way or more, shadow spots 0.07 at most).
+    """
+    h, w = gray.shape
+    pip_r = DIE_MM * 0.085 * px_per_mm
+    reach = 3 * (int(round(DIE_MM * 0.17 * px_per_mm)) | 1) // 2    # _pips takes the face's level as near
+    a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    keep = []
+    for j in members:
+        x, y = pips[j]
+        xi, yi = int(x), int(y)
+        face = float(gray[max(0, yi - reach):yi + reach + 1, max(0, xi - reach):xi + reach + 1].max())
+        spot = float(gray[yi, xi])
+        rx = np.clip(np.rint(x + 1.6 * pip_r * np.cos(a)).astype(np.int32), 0, w - 1)
+        ry = np.clip(np.rint(y + 1.6 * pip_r * np.sin(a)).astype(np.int32), 0, h - 1)
+        second_darkest = float(np.partition(gray[ry, rx], 1)[1])
+        if second_darkest - spot >= PIP_RING_SHARE * max(1.0, face - spot):
+            keep.append(j)
+    return keep
+
+
 _EDGE_WINDOW_MM = 30.0      # a flat die's edges are looked at within this of its pips' centre (they reach ~15 mm)
 
 
@@ -430,6 +458,12 @@ def find_dice(view: np.ndarray, px_per_mm: float) -> list[dict]:
     groups = _clusters(pips, px_per_mm)
     for members in groups:
         die = _flat_die(gray, pips, members, px_per_mm)
+        if die is None:
+            # a die's drop shadow can add dark spots beside it: try again with the round spots alone
+            # (any spot left out that lies on the die's square still fails it)
+            round_members = _round_spots(gray, pips, members, px_per_mm)
+            if 0 < len(round_members) < len(members):
+                die = _flat_die(gray, pips, round_members, px_per_mm)
         if die is not None:
             for j in members:
                 used[j] = True

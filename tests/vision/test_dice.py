@@ -159,3 +159,23 @@ def test_flat_dice_in_a_deep_shadow(seed):
     assert isinstance(truth["dice"], list)
     got = backgammon.read(img)["dice"]
     assert isinstance(got, list) and sorted(got) == sorted(truth["dice"]), (seed, truth["dice"], got)
+
+
+def test_a_shadow_spot_beside_a_die_is_not_a_pip():
+    # a face of 200 with one round pip of 40, and beside the face a shadow band of 40, as a die's
+    # drop shadow makes it: both are dark spots for the black-hat, only the pip has face all round
+    ppm = 2.0
+    gray = np.full((120, 120), 150, np.uint8)
+    cv2.rectangle(gray, (40, 40), (72, 72), 200, -1)
+    cv2.circle(gray, (56, 56), 3, 40, -1)
+    cv2.rectangle(gray, (40, 73), (72, 75), 40, -1)
+    pips = [(56.0, 56.0), (56.0, 74.0)]
+    assert dice._round_spots(gray, pips, [0, 1], ppm) == [0]
+
+
+@pytest.mark.parametrize("seed, pair", [(754062, [3, 5]), (754237, [4, 3]), (754149, [4, 6])])
+def test_dice_read_past_the_dark_spots_of_their_drop_shadow(seed, pair):
+    # daylight scenes where a die's shadow along its edge made extra dark spots in its group of pips
+    img, truth = rb.random_table_scene(np.random.default_rng(seed))
+    assert truth["dice"] == pair
+    assert backgammon.read(img)["dice"] == pair
