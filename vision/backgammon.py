@@ -17,12 +17,14 @@ each point a checker shows as the arc of its rim on the side towards the point's
 checker of a stack lies on top of it, further out); arcs are found with an edge test that wants a
 curve crossed at right angles all along, so triangle edges and wood grain do not count.  Each arc
 is one checker; a stack of more than five, which fills the point evenly, is counted by the comb
-of its arcs.  A stack's colour is the polarity of its rims (darker than the face: white; lighter:
-black), else its brightness split into the two colours over the whole board.  Borne-off checkers
-stand on edge in the trays: their count is the filled length over a checker's thickness.  A
-colour short of 15 gets the missing checkers on its one stack inside a blown-out glare, if there
-is exactly one; otherwise a reading without 15 checkers a side has no Position ID.  Dice:
-vision.dice.
+of its arcs; checkers seen where no stack of the count read would have them tell the stack from the
+base they belong to, whose other checkers a lamp's glare hid (blown out, or faint rims).  A stack's
+colour is the polarity of its rims (darker than the face: white; lighter: black; in a glare, its
+sign), else its brightness split into the two colours over the whole board (between the stacks
+whose polarity is clear).  Borne-off checkers stand on edge in the trays: their count is the filled
+length over a checker's thickness.  A colour short of 15 gets the missing checkers on its one stack
+inside a blown-out glare, if there is exactly one (and no point read empty lies in the glare);
+otherwise a reading without 15 checkers a side has no Position ID.  Dice: vision.dice.
 
 ``read(image)`` returns the "table" value of Contract 2:
 ``{"points": [[w, b] x 24], "bar": [w, b], "off": [w, b], "dice": [a, b] |
@@ -71,8 +73,16 @@ FAINT_FIRST_ARC = 1.75              # ... or where a point read empty would have
 FAINT_REACH = 3.0                   # mm either way of where that checker would lie
 GRID_TOLERANCE = 4.0                # mm: the glare fill needs the checkers seen on a point this near the filled stack's
 GLARE_DOMINANCE = 6.0               # ... and no other place that may hold the missing checkers has 1/6 of its share
+GRID_SHARE = 0.25                   # a checker seen lies at a place of a stack within GRID_TOLERANCE and this share
+                                    # of the stack's spacing (_on_places)
+HIDDEN_BLOWN_SHARE = 0.5            # a checker's place this blown out (SATURATED) may hide its rim ...
+HIDDEN_HALF_SIDE = 0.7              # ... looked at in a square this many radii either side of its centre
+POINT_SIDE_EDGE = 4.0               # a point's side against its neighbour, both blown out by a glare, shows a
+                                    # weaker edge (7-8 where daylight blows out a light point alone)
+SIDE_REACH = 3.0                    # mm either way of the side looked at
 RIM_BAND_MM = 5.0                   # thin bands (a checker's rim, ~2 mm) are found by a top-hat this wide
 RIM_POLARITY_MIN = 1.0              # rim polarity (top-hat minus black-hat) that tells the colour by itself
+RIM_POLARITY_GLARE = 0.3            # ... for a stack in a lamp's glare (GLARE_SHARE), whose brightness it moves
 TRAY_LINE_MIN = 1.5                 # a fainter line still carries the run of borne-off checkers on
 TRAY_EDGE_MIN = 3.0                 # log-brightness step of the line between two borne-off checkers
 
@@ -661,8 +671,104 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
         count += _touching_more(ts, best, tk)
     if max_len_mm == TABLE_POINT_L and count > 5 and tk[-1] - tk[0] > TABLE_POINT_L - 2 * CHECKER_R - 2 * CHECKER_R / 2:
         count = _overlapped_count(best, ts)
+    elif max_len_mm == TABLE_POINT_L:
+        count = _hidden_by_glare(view, axis, ts, best, tk - ARC_CENTRE_BIAS, count)
     return (count, (float(np.mean(vals)) / frame_level if vals else 0.0),
             _rim_polarity(view, x, base, d, float(tk[-1]) - ARC_CENTRE_BIAS + CHECKER_R))
+
+
+def _stack_places(n: int) -> np.ndarray:
+    """Distances from a point's base (mm) of the checkers' centres in a stack of ``n``: touching from
+    the base (five or fewer), else evenly filling the point."""
+    spacing = 2 * CHECKER_R if n <= 5 else (TABLE_POINT_L - 2 * CHECKER_R) / (n - 1)
+    return CHECKER_R + spacing * np.arange(n)
+
+
+def _on_places(centres: np.ndarray, n: int) -> bool:
+    """Whether each checker seen on a point (``centres``, mm from the base) lies at a place of a stack of
+    ``n`` (_stack_places): within GRID_TOLERANCE and GRID_SHARE of the stack's spacing (every mm lies
+    within 4 mm of a place of a stack of 15, 8 mm apart)."""
+    places = _stack_places(n)
+    spacing = places[1] - places[0] if n > 1 else 2 * CHECKER_R
+    off = np.min(np.abs(centres[:, None] - places[None, :]), axis=1)
+    return bool(np.all(off <= min(GRID_TOLERANCE, GRID_SHARE * spacing)))
+
+
+def _unseen_places_hidden(view: _View, axis, ts: np.ndarray, best: np.ndarray, centres: np.ndarray,
+                          n: int, beyond: float = -np.inf) -> bool:
+    """Whether every place of a stack of ``n`` on a point (_stack_places) farther than ``beyond`` from
+    the base and with no checker seen within GRID_TOLERANCE of it (``centres``, mm from the base) may
+    hide one there: a lamp's glare blows it out (HIDDEN_BLOWN_SHARE of the checker's middle at
+    SATURATED), or a faint rim (FAINT_ARC) shows there.  ``ts``, ``best``: the point's near-arc
+    response (_stack_response)."""
+    for place in _stack_places(n):
+        if place <= beyond or (len(centres) and np.min(np.abs(centres - place)) <= GRID_TOLERANCE):
+            continue
+        near = np.abs(ts - (place + ARC_CENTRE_BIAS)) <= FAINT_REACH
+        if near.any() and best[near].max() >= FAINT_ARC:
+            continue
+        if not _blown_out(view, axis, place):
+            return False
+    return True
+
+
+def _blown_out(view: _View, axis, place: float) -> bool:
+    """Whether a lamp's glare blows out the middle of a checker centred ``place`` mm from a point's base
+    (HIDDEN_BLOWN_SHARE of a square HIDDEN_HALF_SIDE radii either side at SATURATED)."""
+    x, base, d = axis
+    half = int(HIDDEN_HALF_SIDE * CHECKER_R * PX_PER_MM)
+    sx, sy = (int(v) for v in view.px(x, base + d * place))
+    patch = view.gray[sy - half:sy + half + 1, sx - half:sx + half + 1]
+    return bool(patch.size) and float(np.mean(patch >= SATURATED)) >= HIDDEN_BLOWN_SHARE
+
+
+def _hidden_by_glare(view: _View, axis, ts: np.ndarray, best: np.ndarray, centres: np.ndarray,
+                     count: int) -> int:
+    """The count of a point whose checkers seen (near-arc peaks at ``centres``, mm from the base, less
+    ARC_CENTRE_BIAS) do not lie where a stack of ``count`` would have them (_on_places), and whose
+    stack does not span the point (that one is counted by its comb).
+
+    Checkers lie in a stack from the point's base, touching (five or fewer) or evenly filling the point,
+    so where the seen ones lie tells the stack; a lamp's glare washes out the rims of the others.  The
+    smallest n whose stack has a place at every checker seen and whose other places may each hide one
+    (_unseen_places_hidden); for more than five the comb's count (_overlapped_count) when it fits as
+    well, as the spacing of overlapping checkers tells n more closely than the places' tolerance.
+    ``count`` when none fits.
+    """
+    if not len(centres) or _on_places(centres, count):
+        return count
+
+    def stack_of(n: int) -> bool:
+        return _on_places(centres, n) and _unseen_places_hidden(view, axis, ts, best, centres, n)
+
+    for n in range(count + 1, 16):
+        if stack_of(n):
+            if n > 5:
+                comb = _overlapped_count(best, ts)
+                if comb != n and stack_of(comb):
+                    return comb
+            return n
+    return count
+
+
+def _empty_point_in_glare(view: _View, axis) -> bool:
+    """Whether a point read empty lies inside a lamp's glare, where it may hide checkers: its first
+    checker's place is blown out (_blown_out) and the sides of its triangle there show edges weaker
+    than POINT_SIDE_EDGE (a light point blown out by daylight keeps its sides against its darker
+    neighbours; a glare blows out the neighbours too)."""
+    if not _blown_out(view, axis, CHECKER_R):
+        return False
+    x, base, d = axis
+    half_width = TABLE_POINT_W / 2 * (1 - CHECKER_R / TABLE_POINT_L)       # the triangle's, at that place
+    for side in (-1.0, 1.0):
+        x0, y0 = view.px(x + side * half_width - SIDE_REACH, base + d * (CHECKER_R - SIDE_REACH))
+        x1, y1 = view.px(x + side * half_width + SIDE_REACH, base + d * (CHECKER_R + SIDE_REACH))
+        rows = slice(int(min(y0, y1)) - view.board_y0, int(max(y0, y1)) - view.board_y0)
+        columns = slice(int(x0) - view.board_x0, int(x1) - view.board_x0)
+        edge = np.hypot(view.gx[rows, columns], view.gy[rows, columns])
+        if edge.size and _median(edge.max(axis=1)) >= POINT_SIDE_EDGE:
+            return False
+    return True
 
 
 def _touching_more(ts: np.ndarray, best: np.ndarray, centres: np.ndarray) -> int:
@@ -726,12 +832,16 @@ def _checker_peaks(ts: np.ndarray, best: np.ndarray, first_arc_min: float = ARC_
 def _fits_stack_of(view: _View, axis, total: int) -> bool:
     """Whether the checkers seen along a point lie where a stack of ``total`` would have them:
     touching from the base (five or fewer) or evenly filling the point (more), each within
-    GRID_TOLERANCE."""
+    GRID_TOLERANCE; and whether each place of that stack beyond the last checker seen may hide one
+    (_unseen_places_hidden: blown out, or a faint rim) — the missing checkers go only where the
+    glare can hide them."""
     ts, best = _stack_response(view, axis, TABLE_POINT_L)
     centres = ts[_checker_peaks(ts, best, FIRST_ARC_MIN)] - ARC_CENTRE_BIAS
     spacing = 2 * CHECKER_R if total <= 5 else (TABLE_POINT_L - 2 * CHECKER_R) / (total - 1)
     slots = np.round((centres - CHECKER_R) / spacing)
-    return bool(np.all(np.abs(centres - CHECKER_R - slots * spacing) <= GRID_TOLERANCE))
+    return (bool(np.all(np.abs(centres - CHECKER_R - slots * spacing) <= GRID_TOLERANCE))
+            and _unseen_places_hidden(view, axis, ts, best, centres, total,
+                                      beyond=float(centres.max()) if len(centres) else -np.inf))
 
 
 def _overlapped_count(response: np.ndarray, ts: np.ndarray) -> int:
@@ -818,28 +928,36 @@ def _tray(view: _View, which: str) -> tuple[int, float, float]:
     return n, (float(np.mean(grey[:end])) / frame_level if end else 0.0), 0.0
 
 
-def _split_colours(stacks: list[tuple[int, float, float]], field: float) -> list[str]:
-    """White / black for each (count, brightness over the frame beside it, rim polarity): by the
-    polarity when it is clear, else by the brightness split at the widest gap (on a log scale), else
-    against the field's brightness over the frame."""
-    vals = sorted(np.log(max(v, 1e-3)) for n, v, _ in stacks if n)
+def _split_colours(stacks: list[tuple[int, float, float]], field: float, glared: list[bool]) -> list[str]:
+    """White / black for each (count, brightness over the frame beside it, rim polarity), ``glared``
+    saying which lie in a lamp's glare (GLARE_SHARE of them blown out): by the polarity when it is
+    clear (RIM_POLARITY_MIN; RIM_POLARITY_GLARE in the glare, which moves a stack's brightness and its
+    frame's but keeps the step of its rims), else by the brightness split at the widest gap (on a log
+    scale) — between the darkest white and the brightest black stack outside the glare whose polarity
+    is clear, when there are both — else against the field's brightness over the frame."""
+    def by_polarity(polarity: float, in_glare: bool) -> str | None:
+        clear = RIM_POLARITY_GLARE if in_glare else RIM_POLARITY_MIN
+        return "white" if polarity <= -clear else "black" if polarity >= clear else None
+
+    logs = [(np.log(max(v, 1e-3)), None if g else by_polarity(polarity, False))
+            for (n, v, polarity), g in zip(stacks, glared) if n]
+    vals = sorted(v for v, _ in logs)
+    darkest_white = min((v for v, c in logs if c == "white"), default=None)
+    brightest_black = max((v for v, c in logs if c == "black"), default=None)
     cut = None
-    if len(vals) >= 2:
+    if darkest_white is not None and brightest_black is not None and brightest_black < darkest_white:
+        between = [v for v in vals if brightest_black <= v <= darkest_white]
+        i = int(np.argmax(np.diff(between)))
+        cut = float(np.exp((between[i] + between[i + 1]) / 2))
+    elif len(vals) >= 2:
         gaps = np.diff(vals)
         i = int(np.argmax(gaps))
         if gaps[i] > COLOUR_GAP:
             cut = float(np.exp((vals[i] + vals[i + 1]) / 2))
     if cut is None:
         cut = 0.75 * field
-    out = []
-    for n, v, polarity in stacks:
-        if polarity <= -RIM_POLARITY_MIN:
-            out.append("white")
-        elif polarity >= RIM_POLARITY_MIN:
-            out.append("black")
-        else:
-            out.append("white" if v > cut else "black")
-    return out
+    return [by_polarity(polarity, g) or ("white" if v > cut else "black")
+            for (n, v, polarity), g in zip(stacks, glared)]
 
 
 def read(image, calibration=None) -> dict:
@@ -867,7 +985,12 @@ def read(image, calibration=None) -> dict:
     field = float(np.median(view.gray[int(fy) - 10:int(fy) + 10, int(fx) - 40:int(fx) + 40]))
     fx, fy = view.px(TABLE_FRAME + 60, TABLE_FRAME * 0.5)
     field /= max(8.0, float(np.median(view.gray[int(fy) - 4:int(fy) + 5, int(fx) - 40:int(fx) + 40])))
-    colours = _split_colours(stacks + bars + trays, field)
+    glared = ([_glare_share(view, table_point_axis(p), TABLE_POINT_L, CHECKER_R) >= GLARE_SHARE if n else False
+               for p, (n, _, _) in zip(range(1, 25), stacks)]
+              + [_glare_share(view, table_bar_axis(h), bar_len, CHECKER_R) >= GLARE_SHARE if n else False
+                 for h, (n, _, _) in zip(("top", "bottom"), bars)]
+              + [False, False])         # trays: their checkers on edge show no rim polarity
+    colours = _split_colours(stacks + bars + trays, field, glared)
     points = []
     for (n, _, _), c in zip(stacks, colours[:24]):
         points.append([n, 0] if c == "white" else [0, n])
@@ -929,6 +1052,8 @@ def _fill_glare_deficit(view: _View, points: list, bar: list, off: list, trays: 
         if any((1 <= p[side] <= 5 or p == [0, 0]) and (kind, where) != ("point", i)
                and _faint_checker_beyond(view, table_point_axis(i + 1)) for i, p in enumerate(points)):
             continue                    # a stack outside the glare, or a point read empty, may hold a missed checker
+        if any(p == [0, 0] and _empty_point_in_glare(view, table_point_axis(i + 1)) for i, p in enumerate(points)):
+            continue                    # a point read empty inside the glare may hold them
         if kind == "point" and not _fits_stack_of(view, table_point_axis(where + 1), points[where][side] + deficit):
             continue                    # the checkers seen there are not spaced as that many would be
         if kind == "point":
