@@ -384,6 +384,8 @@ def _line_samples() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 _LINES_ON, _LINES_OFF, _LINES_NORMAL = _line_samples()
+_LINES_QUARTERS = [((_LINES_ON[:, 0] < TINTAR_SIZE / 2) == left) & ((_LINES_ON[:, 1] < TINTAR_SIZE / 2) == top)
+                   for left in (True, False) for top in (True, False)]
 
 
 def _point_directions() -> dict[str, list[tuple[float, float]]]:
@@ -527,6 +529,7 @@ SURE_LINE_SCORE = 12.0    # line score that confirms a plate (right ones scored 
 SNAPPED_HYPOTHESES = 3    # the rough plate hypotheses (best line scores first) snapped onto the lines
 SNAP_KEEP = 2.5           # mm: a line sample further than this from the fitted correction is an outlier
 SNAP_MISFIT = 0.2         # share of line samples still 2+ mm off after the affine snap: a wrong perspective
+PROJECTIVE_CONFIRM = 0.5  # more than this share of each quarter's line samples on a line after a projective snap
 
 
 def _line_map(image: np.ndarray) -> np.ndarray:
@@ -578,7 +581,13 @@ def _snap_to_lines(line_map: np.ndarray, H: np.ndarray) -> np.ndarray:
     snapped = _snap_passes(line_map, H, _fit_affine)
     if np.mean(np.abs(_line_moves(line_map, snapped, SNAP_REACH[-1])) >= 2.0) < SNAP_MISFIT:
         return snapped
-    return _snap_passes(line_map, H, _fit_projective)
+    projective = _snap_passes(line_map, H, _fit_projective)
+    # eight unknowns can bend a corner whose lines are hidden (glare, a busy cloth) to fit the rest:
+    # the projective correction is kept only when each quarter of the board confirms it
+    on_line = np.abs(_line_moves(line_map, projective, SNAP_REACH[-1])) <= 1.0
+    if min(float(np.mean(on_line[q])) for q in _LINES_QUARTERS) <= PROJECTIVE_CONFIRM:
+        return snapped
+    return projective
 
 
 def _snap_passes(line_map: np.ndarray, H: np.ndarray, fit) -> np.ndarray:
