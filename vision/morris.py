@@ -65,9 +65,6 @@ LOOSE_AROUND_PERCENTILE = 75.0  # beside the board: the cloth's brighter part is
 CELL_RIM = 10.0             # beside the board a rim weaker than this is also checked for a square cloth cell:
 FOURFOLD_MIN = 0.4          # its edge round the ring, folded onto a quarter turn, must not dip below this share
 DOUBT_FOURFOLD = 0.6        # and below this share it may still be a cell (cells seen 0.41-0.56, pieces from 0.4)
-UNEVEN_RIM = (4.0, 0.3)     # a rim this strong may fold down to this share: a piece on a striped cloth, whose
-                            # contrast with the stripes varies round it (one folded to 0.38; the cloth's own
-                            # rings that fold so low are weaker than 2.6) -- that piece or a cell
 PROFILE_SAMPLES = 64        # angles the rim's edge is sampled at for that check (a multiple of four)
 BLOWN_FACE = 235.0          # beside the board, a candidate too weak to count with a face this bright and plain
 BLOWN_FACE_SPREAD = 3.0     # (a white piece inside a glare spot, its rim washed out) and a round trace of a
@@ -291,7 +288,7 @@ def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
         if s >= PRESENCE_MIN and s >= TEXTURE_FACTOR * texture \
                 and (s >= STRONG_RIM or s >= WEAK_RIM_TEXTURE * texture):
             fourfold = _fourfold_share(_rim_profile(gx, gy, x, y, r)) if s < CELL_RIM else 1.0
-            if fourfold < FOURFOLD_MIN and not (s >= UNEVEN_RIM[0] and fourfold >= UNEVEN_RIM[1]):
+            if fourfold < FOURFOLD_MIN:
                 continue            # a square cell of a checked cloth, not a round piece
             cands.append((float(s), float(x), float(y), fourfold < DOUBT_FOURFOLD))
         elif s >= FAINT_RIM and s >= FAINT_TEXTURE * texture \
@@ -384,8 +381,6 @@ def _line_samples() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 _LINES_ON, _LINES_OFF, _LINES_NORMAL = _line_samples()
-_LINES_QUARTERS = [((_LINES_ON[:, 0] < TINTAR_SIZE / 2) == left) & ((_LINES_ON[:, 1] < TINTAR_SIZE / 2) == top)
-                   for left in (True, False) for top in (True, False)]
 
 
 def _point_directions() -> dict[str, list[tuple[float, float]]]:
@@ -528,8 +523,6 @@ MIN_LINE_SCORE = 10.0     # below this no plate is trusted (BoardNotFound)
 SURE_LINE_SCORE = 12.0    # line score that confirms a plate (right ones scored 18 and more, wrong ones 7 and less)
 SNAPPED_HYPOTHESES = 3    # the rough plate hypotheses (best line scores first) snapped onto the lines
 SNAP_KEEP = 2.5           # mm: a line sample further than this from the fitted correction is an outlier
-SNAP_MISFIT = 0.2         # share of line samples still 2+ mm off after the affine snap: a wrong perspective
-PROJECTIVE_CONFIRM = 0.5  # more than this share of each quarter's line samples on a line after a projective snap
 
 
 def _line_map(image: np.ndarray) -> np.ndarray:
@@ -556,90 +549,32 @@ def _line_score(line_map: np.ndarray, H: np.ndarray) -> float:
     return float(np.median(_sample(line_map, H, _LINES_ON)) / (np.median(_sample(line_map, H, _LINES_OFF)) + 1.0))
 
 
-def _line_moves(line_map: np.ndarray, H: np.ndarray, reach: float) -> np.ndarray:
-    """How far (mm) each line sample must move across its line to the strongest thin-line contrast
-    within the reach."""
-    offs = np.arange(-reach, reach + 0.01, 1.0)
-    moved = _LINES_ON[:, None, :] + offs[None, :, None] * _LINES_NORMAL[:, None, :]
-    vals = _sample(line_map, H, moved.reshape(-1, 2)).reshape(len(_LINES_ON), len(offs))
-    return offs[np.argmax(vals, axis=1)]
-
-
 def _snap_to_lines(line_map: np.ndarray, H: np.ndarray) -> np.ndarray:
     """H corrected so that the drawn lines fall where the picture shows them.
 
     Each sample on a line is moved across the line to the strongest thin-line
     contrast within the reach; an affine correction of board mm is fitted to
     the moves (x from the vertical lines, y from the horizontal ones), outliers
-    dropped, in passes of shrinking reach.  When that still leaves many lines
-    off (SNAP_MISFIT of the samples 2 mm or more), the rough outline had a
-    wrong perspective — a glare spot or a cloth pattern merged into the mask
-    at one corner — which no affine correction puts right at all four
-    corners: the passes are made again with a projective correction.  That
-    one is kept to those cases, since it reaches beside the board (where the
-    loose pieces lie) less surely than an affine one."""
-    snapped = _snap_passes(line_map, H, _fit_affine)
-    if np.mean(np.abs(_line_moves(line_map, snapped, SNAP_REACH[-1])) >= 2.0) < SNAP_MISFIT:
-        return snapped
-    projective = _snap_passes(line_map, H, _fit_projective)
-    # eight unknowns can bend a corner whose lines are hidden (glare, a busy cloth) to fit the rest:
-    # the projective correction is kept only when each quarter of the board confirms it
-    on_line = np.abs(_line_moves(line_map, projective, SNAP_REACH[-1])) <= 1.0
-    if min(float(np.mean(on_line[q])) for q in _LINES_QUARTERS) <= PROJECTIVE_CONFIRM:
-        return snapped
-    return projective
-
-
-def _snap_passes(line_map: np.ndarray, H: np.ndarray, fit) -> np.ndarray:
-    """H corrected by ``fit`` (the correction of board mm, as a 3x3 matrix, from where the samples
-    were found) in passes of shrinking reach; H as it is when too few samples agree."""
-    fixes_x = np.abs(_LINES_NORMAL[:, 0]) > 0.5
+    dropped, in passes of shrinking reach."""
     for reach in SNAP_REACH:
-        found = _LINES_ON + _line_moves(line_map, H, reach)[:, None] * _LINES_NORMAL
-        A = fit(found, fixes_x, max(SNAP_KEEP, 0.3 * reach))
-        if A is None:
-            return H
+        offs = np.arange(-reach, reach + 0.01, 1.0)
+        moved = _LINES_ON[:, None, :] + offs[None, :, None] * _LINES_NORMAL[:, None, :]
+        vals = _sample(line_map, H, moved.reshape(-1, 2)).reshape(len(_LINES_ON), len(offs))
+        shift = offs[np.argmax(vals, axis=1)]
+        found = _LINES_ON + shift[:, None] * _LINES_NORMAL
+        A = np.eye(3)
+        for axis, sel in ((0, np.abs(_LINES_NORMAL[:, 0]) > 0.5), (1, np.abs(_LINES_NORMAL[:, 1]) > 0.5)):
+            design = np.c_[np.ones(sel.sum()), _LINES_ON[sel]]
+            target = found[sel, axis]
+            keep = np.ones(sel.sum(), bool)
+            for _ in range(3):
+                if keep.sum() < 6:
+                    return H
+                coef = np.linalg.lstsq(design[keep], target[keep], rcond=None)[0]
+                keep = np.abs(design @ coef - target) < max(SNAP_KEEP, 0.3 * reach)
+            A[axis] = [coef[1], coef[2], coef[0]]
         H = H @ A
     return H
-
-
-def _fit_affine(found: np.ndarray, fixes_x: np.ndarray, keep_mm: float) -> np.ndarray | None:
-    """x' = c0 + c1 x + c2 y from the vertical lines' samples, y' likewise from the horizontal ones
-    (least squares, outliers beyond keep_mm dropped twice)."""
-    A = np.eye(3)
-    for axis, sel in ((0, fixes_x), (1, ~fixes_x)):
-        design = np.c_[np.ones(sel.sum()), _LINES_ON[sel]]
-        target = found[sel, axis]
-        keep = np.ones(sel.sum(), bool)
-        for _ in range(3):
-            if keep.sum() < 6:
-                return None
-            coef = np.linalg.lstsq(design[keep], target[keep], rcond=None)[0]
-            keep = np.abs(design @ coef - target) < keep_mm
-        A[axis] = [coef[1], coef[2], coef[0]]
-    return A
-
-
-def _fit_projective(found: np.ndarray, fixes_x: np.ndarray, keep_mm: float) -> np.ndarray | None:
-    """x' = (a u + b v + c) / (g u + h v + 1) from the vertical lines' samples, y' likewise from the
-    horizontal ones: linear in a .. h once multiplied out (board mm scaled to about -1..1, so the
-    unknowns are of like size); outliers beyond keep_mm dropped twice."""
-    centre = scale = TINTAR_SIZE / 2
-    T = np.array([[1 / scale, 0, -centre / scale], [0, 1 / scale, -centre / scale], [0, 0, 1]])
-    u, v = ((_LINES_ON - centre) / scale).T
-    target = np.where(fixes_x, found[:, 0] - centre, found[:, 1] - centre) / scale
-    one = np.ones_like(u)
-    design = np.c_[np.where(fixes_x, u, 0), np.where(fixes_x, v, 0), np.where(fixes_x, one, 0),
-                   np.where(fixes_x, 0, u), np.where(fixes_x, 0, v), np.where(fixes_x, 0, one),
-                   -target * u, -target * v]
-    keep = np.ones(len(u), bool)
-    for _ in range(3):
-        if (keep & fixes_x).sum() < 6 or (keep & ~fixes_x).sum() < 6:
-            return None
-        a, b, c, d, e, f, g, h = np.linalg.lstsq(design[keep], target[keep], rcond=None)[0]
-        got = np.where(fixes_x, a * u + b * v + c, d * u + e * v + f) / (g * u + h * v + 1.0)
-        keep = np.abs(got - target) * scale < keep_mm
-    return np.linalg.inv(T) @ np.array([[a, b, c], [d, e, f], [g, h, 1.0]]) @ T
 
 
 KMEANS_SEED = 12345       # seed of the colour mask's k-means (foreground_mask)
