@@ -44,6 +44,12 @@ PIP_CLEAR_MM = 1.5           # samples of the face's brightness keep this far of
 FLAT_SIDE_SHARE = 0.76       # every band inside a flat die's sides at least this share of its face
 FLAT_WIDTH_MM = (13.0, 18.2) # a flat die measured edge to edge, both ways (a leaning one: 18.6+ one way)
 PIP_RING_SHARE = 0.25        # a pip's surroundings come back at least this share of the way to the face's level
+PIP_R_MM = DIE_MM * 0.085    # a pip's radius
+
+
+def _pip_window(px_per_mm: float) -> int:
+    """A pip's diameter in pixels, odd: the size of the windows pips are looked for in."""
+    return int(round(2 * PIP_R_MM * px_per_mm)) | 1
 
 
 def _pips(gray: np.ndarray, px_per_mm: float):
@@ -51,7 +57,7 @@ def _pips(gray: np.ndarray, px_per_mm: float):
     size = int(round(DIE_MM * 0.26 * px_per_mm)) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
     bh = cv2.GaussianBlur(cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel), (0, 0), 1.0)
-    pip_d = int(round(DIE_MM * 0.17 * px_per_mm)) | 1
+    pip_d = _pip_window(px_per_mm)
     peaks = (bh >= cv2.dilate(bh, np.ones((pip_d, pip_d), np.uint8))) & (bh > PIP_MIN_DARKNESS)
     found = cv2.findNonZero(peaks.view(np.uint8))        # as np.nonzero gives them (row by row), faster
     found = found.reshape(-1, 2) if found is not None else np.zeros((0, 2), np.int32)
@@ -77,7 +83,7 @@ def _face_at(gray: np.ndarray, x: float, y: float, px_per_mm: float):
     x0, y0 = max(0, int(x) - R), max(0, int(y) - R)
     x1, y1 = min(gray.shape[1], int(x) + R + 1), min(gray.shape[0], int(y) + R + 1)
     patch = gray[y0:y1, x0:x1]
-    ring_r = DIE_MM * 0.085 * px_per_mm * 2.0
+    ring_r = PIP_R_MM * px_per_mm * 2.0
     # the ring round the pip, looked for in a window just wide enough (inside the patch)
     reach = int(ring_r + 3) + 2
     wx0, wy0 = max(x0, int(x) - reach), max(y0, int(y) - reach)
@@ -138,7 +144,7 @@ def _side_share(gray: np.ndarray, cx: float, cy: float, angle: float, half: floa
     """
     h, w = gray.shape
     px_per_mm = half / (DIE_MM / 2)
-    pip_clear = DIE_MM * 0.085 * px_per_mm + PIP_CLEAR_MM * px_per_mm
+    pip_clear = PIP_R_MM * px_per_mm + PIP_CLEAR_MM * px_per_mm
     ux, uy = np.cos(angle), np.sin(angle)
 
     def level(lx, ly, pct):
@@ -331,8 +337,8 @@ def _round_spots(gray: np.ndarray, pips: list, members: list[int], px_per_mm: fl
     pips came back 0.42 of the way or more, shadow spots 0.07 at most).
     """
     h, w = gray.shape
-    pip_r = DIE_MM * 0.085 * px_per_mm
-    reach = 3 * (int(round(DIE_MM * 0.17 * px_per_mm)) | 1) // 2    # _pips takes the face's level as near
+    pip_r = PIP_R_MM * px_per_mm
+    reach = 3 * _pip_window(px_per_mm) // 2     # _pips takes the face's level as near
     a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
     keep = []
     for j in members:
