@@ -677,21 +677,23 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
             _rim_polarity(view, x, base, d, float(tk[-1]) - ARC_CENTRE_BIAS + CHECKER_R))
 
 
+def _stack_spacing(n: int) -> float:
+    """mm between the centres of neighbouring checkers in a stack of ``n`` on a point: touching (five or
+    fewer), else evenly filling the point."""
+    return 2 * CHECKER_R if n <= 5 else (TABLE_POINT_L - 2 * CHECKER_R) / (n - 1)
+
+
 def _stack_places(n: int) -> np.ndarray:
-    """Distances from a point's base (mm) of the checkers' centres in a stack of ``n``: touching from
-    the base (five or fewer), else evenly filling the point."""
-    spacing = 2 * CHECKER_R if n <= 5 else (TABLE_POINT_L - 2 * CHECKER_R) / (n - 1)
-    return CHECKER_R + spacing * np.arange(n)
+    """Distances from a point's base (mm) of the checkers' centres in a stack of ``n`` (_stack_spacing)."""
+    return CHECKER_R + _stack_spacing(n) * np.arange(n)
 
 
 def _on_places(centres: np.ndarray, n: int) -> bool:
     """Whether each checker seen on a point (``centres``, mm from the base) lies at a place of a stack of
     ``n`` (_stack_places): within GRID_TOLERANCE and GRID_SHARE of the stack's spacing (every mm lies
     within 4 mm of a place of a stack of 15, 8 mm apart)."""
-    places = _stack_places(n)
-    spacing = places[1] - places[0] if n > 1 else 2 * CHECKER_R
-    off = np.min(np.abs(centres[:, None] - places[None, :]), axis=1)
-    return bool(np.all(off <= min(GRID_TOLERANCE, GRID_SHARE * spacing)))
+    off = np.min(np.abs(centres[:, None] - _stack_places(n)[None, :]), axis=1)
+    return bool(np.all(off <= min(GRID_TOLERANCE, GRID_SHARE * _stack_spacing(n))))
 
 
 def _unseen_places_hidden(view: _View, axis, ts: np.ndarray, best: np.ndarray, centres: np.ndarray,
@@ -837,7 +839,7 @@ def _fits_stack_of(view: _View, axis, total: int) -> bool:
     glare can hide them."""
     ts, best = _stack_response(view, axis, TABLE_POINT_L)
     centres = ts[_checker_peaks(ts, best, FIRST_ARC_MIN)] - ARC_CENTRE_BIAS
-    spacing = 2 * CHECKER_R if total <= 5 else (TABLE_POINT_L - 2 * CHECKER_R) / (total - 1)
+    spacing = _stack_spacing(total)
     slots = np.round((centres - CHECKER_R) / spacing)
     return (bool(np.all(np.abs(centres - CHECKER_R - slots * spacing) <= GRID_TOLERANCE))
             and _unseen_places_hidden(view, axis, ts, best, centres, total,
