@@ -44,6 +44,7 @@ from vision import imaging
 from vision.board_outline import (MIN_AREA_FRACTION, BoardNotFound, BoardPartlyInView, _line_corners,
                                   board_homography, edge_enclosed_mask, foreground_mask, mm_to_px,
                                   top_down)
+from vision.fast_stats import median, median_last_axis
 from vision.render_boards import (CHECKER_R, OFF_THICKNESS, TABLE_BAR_W, TABLE_DIVIDER, TABLE_FRAME, TABLE_H,
                                   TABLE_POINT_L, TABLE_POINT_W, TABLE_TRAY_SPLIT, TABLE_TRAY_W, TABLE_W,
                                   table_bar_axis, table_point_axis, table_tray_axis)
@@ -392,18 +393,8 @@ def _layout_score(gx: np.ndarray, gy: np.ndarray) -> float:
             on, beside = gx[a:b, p], np.maximum(gx[a:b, p - off], gx[a:b, p + off])
         else:
             on, beside = gy[p, a:b], np.maximum(gy[p - off, a:b], gy[p + off, a:b])
-        total += min(max(_median(on - beside), -LAYOUT_LINE_CAP), LAYOUT_LINE_CAP)
+        total += min(max(median(on - beside), -LAYOUT_LINE_CAP), LAYOUT_LINE_CAP)
     return total
-
-
-def _row_medians(values: np.ndarray) -> np.ndarray:
-    """np.median(values, axis=1) (float32 rows) by one partial sort, without np.median's checks: the same values."""
-    n = values.shape[1]
-    k = n // 2
-    if n % 2:
-        return np.partition(values, k, axis=1)[:, k]
-    part = np.partition(values, (k - 1, k), axis=1)
-    return (part[:, k - 1] + part[:, k]) / 2
 
 
 def _refine_outline(H: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray | None:
@@ -425,7 +416,7 @@ def _refine_outline(H: np.ndarray, gx: np.ndarray, gy: np.ndarray) -> np.ndarray
         rim_rows, inner_rows = rows - lo, rows + int(inward * _F) - lo
         band = np.ascontiguousarray(edges[lo:hi])
         for a, b in zip(cuts[:-1], cuts[1:]):
-            profile = _row_medians(band[:, int(a + m):int(b + m)])
+            profile = median_last_axis(band[:, int(a + m):int(b + m)])
             fit = profile[rim_rows] + profile[inner_rows]
             k = int(np.argmax(fit))
             d = float(reach[k])
@@ -598,16 +589,6 @@ def _arc_response(gx: np.ndarray, gy: np.ndarray, columns_x, centres_y: np.ndarr
     return part[:, lo] + (rank - lo) * (part[:, lo + 1] - part[:, lo])
 
 
-def _median(values: np.ndarray) -> float:
-    """float(np.median(values)) by a partial sort, without np.median's checks (the same value: the
-    middle one, or np.mean of the middle two)."""
-    flat = values.ravel()
-    k = flat.size // 2
-    if flat.size % 2:
-        return float(np.partition(flat, k)[k])
-    return float(np.mean(np.partition(flat, (k - 1, k))[k - 1:k + 1]))
-
-
 def _stack_response(view: _View, axis, max_len_mm: float) -> tuple[np.ndarray, np.ndarray]:
     """(distances from the base in mm, near-arc rim response there) along one point or bar half:
     the stronger of two columns of checker centres 1.5 px either side of its axis."""
@@ -654,7 +635,7 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
     # the frame just beyond the point's base, lit as the stack is: the checkers' brightness is taken against it
     fx, fy = view.px(x, base - d * TABLE_FRAME * 0.5)
     frame = view.gray[int(fy) - 4:int(fy) + 5, int(fx) - 12:int(fx) + 13]
-    frame_level = max(8.0, _median(frame)) if frame.size else 128.0
+    frame_level = max(8.0, median(frame)) if frame.size else 128.0
     peaks.sort()
     tk = ts[peaks]
     vals = []
@@ -665,7 +646,7 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
         sx, sy = view.px(x, base + d * tt)
         patch = view.gray[int(sy) - half:int(sy) + half + 1, int(sx) - half:int(sx) + half + 1]
         if patch.size:
-            vals.append(_median(patch))
+            vals.append(median(patch))
     count = len(peaks) + _missed_in_gaps(tk)
     if max_len_mm == TABLE_POINT_L:
         count += _touching_more(ts, best, tk)
@@ -768,7 +749,7 @@ def _empty_point_in_glare(view: _View, axis) -> bool:
         rows = slice(int(min(y0, y1)) - view.board_y0, int(max(y0, y1)) - view.board_y0)
         columns = slice(int(x0) - view.board_x0, int(x1) - view.board_x0)
         edge = np.hypot(view.gx[rows, columns], view.gy[rows, columns])
-        if edge.size and _median(edge.max(axis=1)) >= POINT_SIDE_EDGE:
+        if edge.size and median(edge.max(axis=1)) >= POINT_SIDE_EDGE:
             return False
     return True
 
@@ -926,7 +907,7 @@ def _tray(view: _View, which: str) -> tuple[int, float, float]:
     n = min(n, 15)
     fx, fy = view.px(x, base - d * TABLE_FRAME * 0.5)
     frame = view.gray[int(fy) - 4:int(fy) + 5, int(fx) - 12:int(fx) + 13]
-    frame_level = max(8.0, _median(frame)) if frame.size else 128.0
+    frame_level = max(8.0, median(frame)) if frame.size else 128.0
     return n, (float(np.mean(grey[:end])) / frame_level if end else 0.0), 0.0
 
 

@@ -27,6 +27,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.fast_stats import median_last_axis, percentile_rows
+
 DIE_MM = 16.0
 PIP_MIN_DARKNESS = 45       # black-hat value of a pip
 PIP_DIM_SHARE = 0.7         # ...or, on a dim face, a pip darker than the face by this share of it
@@ -93,7 +95,7 @@ def _face_at(gray: np.ndarray, x: float, y: float, px_per_mm: float):
     around = gray[wy0:wy1, wx0:wx1][(d > ring_r) & (d < ring_r + 3)]
     if around.size == 0:
         return None
-    level = float(np.percentile(around, 75))
+    level = float(percentile_rows(around[None, :], 75)[0])
     # the face against what it lies on: Otsu's cut within the patch, kept near the face's own level
     otsu, _ = cv2.threshold(patch, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     cut = min(max(float(otsu), FACE_SHARE * level), 0.95 * level)
@@ -129,7 +131,7 @@ def _has_side_face(gray: np.ndarray, rect) -> bool:
     # ignore the pips: the brightest half of each strip
     def level(a):
         v = a.ravel()
-        return float(np.percentile(v, 75))
+        return float(percentile_rows(v[None, :], 75)[0])
     mid = level(face[16:32, 16:32])
     lo, hi = int(0.04 * size), int(0.13 * size)      # outside the pips (they start 15 % in)
     strips = [face[lo:hi, 8:-8], face[-hi:-lo, 8:-8], face[8:-8, lo:hi], face[8:-8, -hi:-lo]]
@@ -155,7 +157,7 @@ def _side_share(gray: np.ndarray, cx: float, cy: float, angle: float, half: floa
             return None
         x = np.clip(np.rint(cx + lx * ux - ly * uy).astype(np.int32), 0, w - 1)
         y = np.clip(np.rint(cy + lx * uy + ly * ux).astype(np.int32), 0, h - 1)
-        return float(np.percentile(gray[y[keep], x[keep]], pct))
+        return float(percentile_rows(gray[y[keep], x[keep]][None, :], pct)[0])
 
     r, t = np.meshgrid(np.arange(half - 4.5, half - 1.9, 0.5), np.linspace(-0.75 * half, 0.75 * half, 17))
     levels = [v for v in (level(r, t, 75), level(-r, t, 75), level(t, r, 75), level(t, -r, 75)) if v is not None]
@@ -248,7 +250,7 @@ def _side_support(gx: np.ndarray, gy: np.ndarray, poses: np.ndarray, half: float
         gxs, gys = gx[yi, xi], gy[yi, xi]
         across = np.abs(gxs * nx + gys * ny)
         along = np.abs(-gxs * ny + gys * nx)
-        out[:, k] = np.median((across - along).max(axis=1), axis=1)
+        out[:, k] = median_last_axis((across - along).max(axis=1))
     return out
 
 
@@ -270,7 +272,7 @@ def _extent(gx, gy, cx: float, cy: float, angle: float, half: float) -> tuple[fl
         x = np.clip(np.rint(cx + r * nx - t * ny).astype(np.int32), 0, w - 1)
         y = np.clip(np.rint(cy + r * ny + t * nx).astype(np.int32), 0, h - 1)
         across = np.abs(gx[y, x] * nx + gy[y, x] * ny)
-        edge.append(float(rs[int(np.argmax(np.median(across, axis=1)))]))
+        edge.append(float(rs[int(np.argmax(median_last_axis(across)))]))
     return edge[0] + edge[2], edge[1] + edge[3]
 
 

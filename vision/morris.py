@@ -39,6 +39,7 @@ import numpy as np
 from vision import imaging
 from vision.board_outline import (BoardNotFound, BoardPartlyInView, _quad_from_mask, board_homography,
                                   edge_enclosed_mask, foreground_mask, gradients, mm_to_px, ring_response, top_down)
+from vision.fast_stats import median, median_last_axis, percentile_rows
 from vision.render_boards import (TINTAR_FRAME, TINTAR_LINES, TINTAR_PIECE_R, TINTAR_POINTS, TINTAR_SIZE, TINTAR_STEP,
                                   TINTAR_GRID0, tintar_point_mm)
 
@@ -75,14 +76,17 @@ GLARE_AROUND = 240.0        # beside the board: cloth right round a piece this b
 HIDDEN_RIM = (0.3, 0.45)    # rim (ring, four-fold share at least these) makes the side's counts unsure
 
 
-def _disc_offsets(r_in: float, r_out0: float, r_out1: float) -> tuple[np.ndarray, np.ndarray]:
-    """Integer pixel offsets (dy, dx) of a disc of radius r_in and of a ring r_out0..r_out1."""
+def _disc_offsets(r_in: float, r_out0: float, r_out1: float) -> tuple:
+    """Integer pixel offsets (dy, dx) of a disc of radius r_in and of a ring r_out0..r_out1, and
+    the same as masks of the (2R+1)-square window round the centre (R, the window's half size,
+    last): in row order both ways, so a window inside the picture gives the same values as the
+    offsets."""
     R = int(r_out1) + 1
     dy, dx = np.mgrid[-R:R + 1, -R:R + 1]
     d = np.hypot(dx, dy)
     inner = d <= r_in
     ring = (d >= r_out0) & (d <= r_out1)
-    return np.c_[dy[inner], dx[inner]], np.c_[dy[ring], dx[ring]]
+    return np.c_[dy[inner], dx[inner]], np.c_[dy[ring], dx[ring]], inner, ring, R
 
 
 _DISC_OFFSETS: dict = {}
@@ -95,7 +99,7 @@ def _disc_stats(lum: np.ndarray, cx: float, cy: float, r_in: float, r_out0: floa
     key = (r_in, r_out0, r_out1)
     if key not in _DISC_OFFSETS:
         _DISC_OFFSETS[key] = _disc_offsets(r_in, r_out0, r_out1)
-    inner_offs, ring_offs = _DISC_OFFSETS[key]
+    inner_offs, ring_offs, inner_mask, ring_mask, R = _DISC_OFFSETS[key]
     h, w = lum.shape
     x, y = int(round(cx)), int(round(cy))
 
@@ -104,10 +108,14 @@ def _disc_stats(lum: np.ndarray, cx: float, cy: float, r_in: float, r_out0: floa
         keep = (ys >= 0) & (ys < h) & (xs >= 0) & (xs < w)
         return lum[ys[keep], xs[keep]]
 
-    inner, ring = values(inner_offs), values(ring_offs)
+    if R <= x < w - R and R <= y < h - R:
+        window = lum[y - R:y + R + 1, x - R:x + R + 1]      # all inside: masks instead of offsets (faster)
+        inner, ring = window[inner_mask], window[ring_mask]
+    else:
+        inner, ring = values(inner_offs), values(ring_offs)
     if inner.size == 0 or ring.size == 0:
         return 0.0, 1.0, 255.0
-    return float(inner.mean()), float(np.percentile(ring, around_percentile)), float(inner.std())
+    return float(inner.mean()), float(percentile_rows(ring[None, :], around_percentile)[0]), float(inner.std())
 
 
 def _best_rings(gx, gy, centres, r, search, radii=(0.86, 1.0)):
@@ -153,8 +161,8 @@ def _rim_profile(gx, gy, x: float, y: float, radius: float) -> np.ndarray:
     nx, ny = np.cos(ang), np.sin(ang)
     best = np.full(PROFILE_SAMPLES, -np.inf)
     for dr in (-3.0, -1.5, 0.0, 1.5, 3.0):
-        xi = np.clip(np.rint(x + (radius + dr) * nx).astype(np.int64), 0, w - 1)
-        yi = np.clip(np.rint(y + (radius + dr) * ny).astype(np.int64), 0, h - 1)
+        xi = np.minimum(np.maximum(np.rint(x + (radius + dr) * nx).astype(np.int64), 0), w - 1)
+        yi = np.minimum(np.maximum(np.rint(y + (radius + dr) * ny).astype(np.int64), 0), h - 1)
         gxs, gys = gx[yi, xi], gy[yi, xi]
         best = np.maximum(best, np.abs(gxs * nx + gys * ny) - np.abs(gys * nx - gxs * ny))
     return best
@@ -436,7 +444,7 @@ def _ink_level(lum, point_px, offsets_mm, ink_light: bool) -> float | None:
     if xi.min() < 0 or yi.min() < 0 or xi.max() >= w or yi.max() >= h:
         return None
     values = lum[yi, xi]
-    return float(np.median(values.max(axis=1) if ink_light else values.min(axis=1)))
+    return median(values.max(axis=1) if ink_light else values.min(axis=1))
 
 
 COVER_NEAR = (4.5, 8.0)     # mm from a point along its lines: under a piece put down on it (up to 4 mm off-centre)
@@ -466,8 +474,8 @@ _COVER_OFFSETS = {name: _cover_offsets(dirs) for name, dirs in _POINT_DIRECTIONS
 def _at(lum: np.ndarray, point_px, offsets_mm: np.ndarray) -> np.ndarray:
     """lum at offsets (mm, last axis x y) from a point of the top-down picture (clipped to it)."""
     h, w = lum.shape
-    xi = np.clip(np.rint(point_px[0] + offsets_mm[..., 0] * PX_PER_MM).astype(int), 0, w - 1)
-    yi = np.clip(np.rint(point_px[1] + offsets_mm[..., 1] * PX_PER_MM).astype(int), 0, h - 1)
+    xi = np.minimum(np.maximum(np.rint(point_px[0] + offsets_mm[..., 0] * PX_PER_MM).astype(int), 0), w - 1)
+    yi = np.minimum(np.maximum(np.rint(point_px[1] + offsets_mm[..., 1] * PX_PER_MM).astype(int), 0), h - 1)
     return lum[yi, xi]
 
 
@@ -482,7 +490,7 @@ def _lines_covered(lum, point_px, name: str, ink_light: bool) -> bool:
     band = _at(lum, point_px, ink_mm)
     ink = band.max(axis=-1) if ink_light else band.min(axis=-1)
     plate = _at(lum, point_px, plate_mm).mean(axis=-1)
-    contrast = np.median(ink - plate if ink_light else plate - ink, axis=-1)     # (lines, near / far)
+    contrast = median_last_axis(ink - plate if ink_light else plate - ink)     # (lines, near / far)
     near, far = contrast[:, 0], contrast[:, 1]
     clear = far >= MIN_INK_CONTRAST
     return bool(clear.sum() >= 2 and (near[clear] < COVER_SHARE * far[clear]).all())
@@ -729,12 +737,12 @@ def _ink_is_light(lum, px) -> bool:
     h, w = lum.shape
 
     def at(pts_mm):
-        xy = np.array([px(x, y) for x, y in pts_mm])
-        xi = np.clip(np.rint(xy[:, 0]).astype(int), 0, w - 1)
-        yi = np.clip(np.rint(xy[:, 1]).astype(int), 0, h - 1)
+        x, y = px(pts_mm[:, 0], pts_mm[:, 1])
+        xi = np.minimum(np.maximum(np.rint(x).astype(int), 0), w - 1)
+        yi = np.minimum(np.maximum(np.rint(y).astype(int), 0), h - 1)
         return lum[yi, xi]
 
-    return bool(np.median(at(_LINES_ON)) > np.median(at(_LINES_OFF)))
+    return median(at(_LINES_ON)) > median(at(_LINES_OFF))
 
 
 def _possible_counts(pieces) -> set[tuple[int, int]]:

@@ -175,17 +175,6 @@ def test_fast_colour_distance_gives_the_same_board_mask():
         assert fast_scale == scale and np.array_equal(fast, plain) and plain.any()
 
 
-def test_medians_by_partial_sort_equal_numpys():
-    rng = np.random.default_rng(5)
-    for n in range(1, 60):
-        for dtype in (np.uint8, np.float32):
-            values = (rng.random((3, n)) * 250).astype(dtype)
-            assert backgammon._median(values) == float(np.median(values))
-            assert backgammon._median(values[0]) == float(np.median(values[0]))
-            rows = backgammon._row_medians(values.astype(np.float32))
-            assert rows.dtype == np.float32 and np.array_equal(rows, np.median(values.astype(np.float32), axis=1))
-
-
 def test_arc_response_is_board_outlines_ring_response():
     from vision.board_outline import ring_response
     img, _ = rb.render_table(rb.STARTING_POSITION, rng=2, conditions=CAMERA, scheme="walnut")
