@@ -557,6 +557,12 @@ def _line_score(line_map: np.ndarray, H: np.ndarray) -> float:
     return float(np.median(_sample(line_map, H, _LINES_ON)) / (np.median(_sample(line_map, H, _LINES_OFF)) + 1.0))
 
 
+# For x and for y: the line samples that fix it (the lines across that axis) and the affine fit's
+# design matrix on them (1, x, y of each sample), made once.
+_SNAP_DESIGNS = [(sel, np.c_[np.ones(sel.sum()), _LINES_ON[sel]])
+                 for sel in (np.abs(_LINES_NORMAL[:, 0]) > 0.5, np.abs(_LINES_NORMAL[:, 1]) > 0.5)]
+
+
 def _snap_to_lines(line_map: np.ndarray, H: np.ndarray) -> np.ndarray:
     """H corrected so that the drawn lines fall where the picture shows them.
 
@@ -571,8 +577,7 @@ def _snap_to_lines(line_map: np.ndarray, H: np.ndarray) -> np.ndarray:
         shift = offs[np.argmax(vals, axis=1)]
         found = _LINES_ON + shift[:, None] * _LINES_NORMAL
         A = np.eye(3)
-        for axis, sel in ((0, np.abs(_LINES_NORMAL[:, 0]) > 0.5), (1, np.abs(_LINES_NORMAL[:, 1]) > 0.5)):
-            design = np.c_[np.ones(sel.sum()), _LINES_ON[sel]]
+        for axis, (sel, design) in enumerate(_SNAP_DESIGNS):
             target = found[sel, axis]
             keep = np.ones(sel.sum(), bool)
             for _ in range(3):
