@@ -140,6 +140,23 @@ def _templates() -> dict[str, np.ndarray]:
     return _TEMPLATES
 
 
+_TEMPLATE_STACKS: tuple | None = None
+
+
+def _template_stacks() -> tuple[list[str], np.ndarray, list[str], np.ndarray]:
+    """The templates as rows of one array, (names, rows), and the right halves of the two-digit
+    ones (10-13) made unit, (names, rows): one product and one sum per row scores them all (the
+    same sums, bit for bit, as template by template)."""
+    global _TEMPLATE_STACKS
+    if _TEMPLATE_STACKS is None:
+        templates = _templates()
+        names = list(templates)
+        two_digit = [n for n in names if len(n) == 2]
+        _TEMPLATE_STACKS = (names, np.array([templates[n].ravel() for n in names]), two_digit,
+                            np.array([_unit(templates[n][:, GLYPH_SIZE[0] // 2:]).ravel() for n in two_digit]))
+    return _TEMPLATE_STACKS
+
+
 def _glyph_in_place(glyph: str, band: np.ndarray, tile_h: int, tile_w: int) -> bool:
     """Whether the ink read as ``glyph`` has that glyph's height and sits centred across the tile:
     a "1" left of centre and short is the rest of a "10" whose "0" was lost to glare."""
@@ -150,6 +167,12 @@ def _glyph_in_place(glyph: str, band: np.ndarray, tile_h: int, tile_w: int) -> b
             and abs(off_centre) <= GLYPH_OFF_CENTRE_MAX)
 
 
+_FACE_BGR = np.array(TILE_FACE, np.float32)
+# each tile colour's departure from the face, and its length: (name, direction, length)
+_COLOUR_DIRECTIONS = [(name, d, float(np.linalg.norm(d)))
+                      for name, d in ((n, np.array(bgr, np.float32) - _FACE_BGR) for n, bgr in TILE_COLOURS.items())]
+
+
 def _colour_name(ink_bgr: np.ndarray, face_bgr: np.ndarray) -> tuple[str, float]:
     """The tile colour of ink (mean BGR); (name, margin in degrees).
 
@@ -157,15 +180,14 @@ def _colour_name(ink_bgr: np.ndarray, face_bgr: np.ndarray) -> tuple[str, float]
     not turn yellow into red); then only the direction in which it departs from
     the face counts, not how far: a thin or blurred stroke is ink mixed with
     face, which lies on the line from the face to the ink's true colour."""
-    face = np.array(TILE_FACE, np.float32)
+    face = _FACE_BGR
     step = ink_bgr / np.maximum(face_bgr, 1.0) * face - face
     length = float(np.linalg.norm(step))
     if length < 1e-6:
         return "K", 0.0
     angles = {}
-    for name, bgr in TILE_COLOURS.items():
-        ref = np.array(bgr, np.float32) - face
-        cos = float(step @ ref) / (length * float(np.linalg.norm(ref)))
+    for name, ref, ref_length in _COLOUR_DIRECTIONS:
+        cos = float(step @ ref) / (length * ref_length)
         angles[name] = float(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))))
     order = sorted(angles, key=angles.get)
     return order[0], angles[order[1]] - angles[order[0]]
@@ -214,7 +236,7 @@ def read_tile(tile_img: np.ndarray) -> tuple[str | None, float]:
     ink_all[-int(0.06 * h):] = False
     ink_all[:, :int(0.08 * w)] = False
     ink_all[:, -int(0.08 * w):] = False
-    templates = _templates()
+    names, rows, two_digit, right_rows = _template_stacks()
     for flip in (False, True):
         ink = ink_all[::-1, ::-1] if flip else ink_all
         img = tile_img[::-1, ::-1] if flip else tile_img
@@ -222,14 +244,13 @@ def read_tile(tile_img: np.ndarray) -> tuple[str | None, float]:
         mask = _glyph_mask(band)
         if mask is None:
             continue
-        scores = {name: float((mask * t).sum()) for name, t in templates.items()}
+        scores = dict(zip(names, (rows * mask.ravel()).sum(axis=1).tolist()))
         order = sorted(scores, key=scores.get, reverse=True)
         top, second = scores[order[0]], scores[order[1]]
         if len(order[0]) == 2 and len(order[1]) == 2:
             # 10-13 share their "1": how sure the reading is shows in the second digit alone
             right = _unit(mask[:, GLYPH_SIZE[0] // 2:])
-            unit_scores = {name: float((right * _unit(t[:, GLYPH_SIZE[0] // 2:])).sum())
-                           for name, t in templates.items() if len(name) == 2}
+            unit_scores = dict(zip(two_digit, (right_rows * right.ravel()).sum(axis=1).tolist()))
             unit_order = sorted(unit_scores, key=unit_scores.get, reverse=True)
             if unit_order[0] != order[0]:
                 top = second = 0.0
