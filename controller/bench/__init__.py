@@ -7,6 +7,7 @@ describe the machine and write a section into docs/benchmarks.md.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import fcntl
 import math
@@ -27,6 +28,26 @@ def machine_description() -> str:
         pass
     return (f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
             f"Python {platform.python_version()}")
+
+
+def blas_single_thread() -> bool:
+    """Ask numpy's BLAS for one thread (the benchmark runs on one core); True if there was one to ask."""
+    from threadpoolctl import threadpool_limits
+    return bool(threadpool_limits(limits=1, user_api="blas").get_original_num_threads().get("blas"))
+
+
+@contextlib.contextmanager
+def on_one_core():
+    """The process pinned to one CPU core (where the OS allows it) while inside, as the vision
+    targets are stated "on one core"."""
+    old = os.sched_getaffinity(0) if hasattr(os, "sched_setaffinity") else None
+    if old is not None:
+        os.sched_setaffinity(0, {min(old)})
+    try:
+        yield
+    finally:
+        if old is not None:
+            os.sched_setaffinity(0, old)
 
 
 def percentile(values, q: float) -> float:

@@ -4,7 +4,8 @@ Each reader runs on rendered scenes (vision.render_boards) with exact ground
 truth, under the same random camera, lighting, cloth and sensor conditions
 as the card scenes (vision.imaging), and again under kind conditions (flat
 camera, even light, plain felt) to show what the conditions cost.  Times are
-for the reader alone (not the rendering), OpenCV on one thread.
+for the reader alone (not the rendering), the process pinned to one CPU core,
+OpenCV and OpenBLAS single-threaded.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections import defaultdict
 import cv2
 import numpy as np
 
-from controller.bench import percentile
+from controller.bench import blas_single_thread, on_one_core, percentile
 
 SCENES = 300
 QUICK_SCENES = 12
@@ -135,17 +136,19 @@ def _pct(a, b) -> str:
 
 def run(quick: bool) -> str:
     cv2.setNumThreads(1)
+    blas_single_thread()
     n = QUICK_SCENES if quick else SCENES
     kind_n = QUICK_SCENES if quick else KIND_SCENES
-    t_hard, t_kind = _table(n, True, 10_000), _table(kind_n, False, 20_000)
-    m_hard, m_kind = _tintar(n, True, 30_000), _tintar(kind_n, False, 40_000)
-    r_hard, r_kind = _tiles(n, True, 50_000), _tiles(kind_n, False, 60_000)
+    with on_one_core():
+        t_hard, t_kind = _table(n, True, 10_000), _table(kind_n, False, 20_000)
+        m_hard, m_kind = _tintar(n, True, 30_000), _tintar(kind_n, False, 40_000)
+        r_hard, r_kind = _tiles(n, True, 50_000), _tiles(kind_n, False, 60_000)
 
     lines = ["## Vision: Table boards and dice, Tintar boards, rummy tiles", "",
              f"Rendered 1280x720 scenes with exact ground truth (vision.render_boards): {n} per reader under "
              f"random conditions (camera tilt 0-18°, turn ±7°, felt / wood / white / patterned cloth, even / warm / "
              f"daylight / shadow / glare light, noise, blur, JPEG 60-95) and {kind_n} under kind conditions (flat "
-             f"camera, even light, felt, no noise). Reader time only, OpenCV on one thread.", "",
+             f"camera, even light, felt, no noise). Reader time only, the process pinned to one CPU core, OpenCV and OpenBLAS single-threaded.", "",
              "| measure | target | random conditions | kind conditions |", "|---|---|---|---|"]
 
     def row(name, target, hard, kind):

@@ -20,23 +20,16 @@ scenes, the process pinned to one CPU core, OpenCV and OpenBLAS single-threaded.
 
 from __future__ import annotations
 
-import os
 import time
 from collections import defaultdict
 
 import cv2
 import numpy as np
 
-from controller.bench import percentile
+from controller.bench import blas_single_thread, on_one_core, percentile
 
 BENCH_SEED0 = 5_000_000
 DEV_SEED0 = 3_000_000
-
-
-def blas_single_thread() -> bool:
-    """Ask numpy's BLAS for one thread (the benchmark runs on one core); True if there was one to ask."""
-    from threadpoolctl import threadpool_limits
-    return bool(threadpool_limits(limits=1, user_api="blas").get_original_num_threads().get("blas"))
 
 
 def _inside(quad, point) -> bool:
@@ -106,20 +99,15 @@ def time_frames(seeds, decks=None) -> list[float]:
     pool = list(decks) if decks else render.available_decks()
     cv2.setNumThreads(1)
     blas_single_thread()
-    old_affinity = None
-    if hasattr(os, "sched_setaffinity"):
-        old_affinity = os.sched_getaffinity(0)
-        os.sched_setaffinity(0, {min(old_affinity)})
     times = []
     try:
-        for seed in seeds:
-            img, _ = render.render_card_scene(render.random_scene_spec(seed, decks=pool))
-            t0 = time.perf_counter()
-            find_cards(img, model=model)
-            times.append((time.perf_counter() - t0) * 1000.0)
+        with on_one_core():
+            for seed in seeds:
+                img, _ = render.render_card_scene(render.random_scene_spec(seed, decks=pool))
+                t0 = time.perf_counter()
+                find_cards(img, model=model)
+                times.append((time.perf_counter() - t0) * 1000.0)
     finally:
-        if old_affinity is not None:
-            os.sched_setaffinity(0, old_affinity)
         cv2.setNumThreads(-1)
     return times
 
