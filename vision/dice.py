@@ -49,6 +49,12 @@ PIP_RING_SHARE = 0.25        # a pip's surroundings come back at least this shar
 PIP_R_MM = DIE_MM * 0.085    # a pip's radius
 
 
+def _pixel(coords, size: int) -> np.ndarray:
+    """Coordinates rounded to whole pixels and kept inside 0..size-1 (np.clip's checks cost more
+    than this, called thousands of times a frame)."""
+    return np.minimum(np.maximum(np.rint(coords).astype(np.int32), 0), size - 1)
+
+
 def _pip_window(px_per_mm: float) -> int:
     """A pip's diameter in pixels, odd: the size of the windows pips are looked for in."""
     return int(round(2 * PIP_R_MM * px_per_mm)) | 1
@@ -90,7 +96,7 @@ def _face_at(gray: np.ndarray, x: float, y: float, px_per_mm: float):
     reach = int(ring_r + 3) + 2
     wx0, wy0 = max(x0, int(x) - reach), max(y0, int(y) - reach)
     wx1, wy1 = min(x1, int(x) + reach + 1), min(y1, int(y) + reach + 1)
-    yy, xx = np.mgrid[wy0:wy1, wx0:wx1]
+    yy, xx = np.ogrid[wy0:wy1, wx0:wx1]
     d = np.hypot(xx - x, yy - y)
     around = gray[wy0:wy1, wx0:wx1][(d > ring_r) & (d < ring_r + 3)]
     if around.size == 0:
@@ -155,8 +161,8 @@ def _side_share(gray: np.ndarray, cx: float, cy: float, angle: float, half: floa
             keep &= (lx - px) ** 2 + (ly - py) ** 2 > pip_clear ** 2
         if keep.sum() < 6:
             return None
-        x = np.clip(np.rint(cx + lx * ux - ly * uy).astype(np.int32), 0, w - 1)
-        y = np.clip(np.rint(cy + lx * uy + ly * ux).astype(np.int32), 0, h - 1)
+        x = _pixel(cx + lx * ux - ly * uy, w)
+        y = _pixel(cy + lx * uy + ly * ux, h)
         return float(percentile_rows(gray[y[keep], x[keep]][None, :], pct)[0])
 
     r, t = np.meshgrid(np.arange(half - 4.5, half - 1.9, 0.5), np.linspace(-0.75 * half, 0.75 * half, 17))
@@ -245,8 +251,8 @@ def _side_support(gx: np.ndarray, gy: np.ndarray, poses: np.ndarray, half: float
         t = ts[None, None, :]
         x = cx[:, None, None] + r * nx - t * ny
         y = cy[:, None, None] + r * ny + t * nx
-        xi = np.clip(np.rint(x).astype(np.int32), 0, w - 1)
-        yi = np.clip(np.rint(y).astype(np.int32), 0, h - 1)
+        xi = _pixel(x, w)
+        yi = _pixel(y, h)
         gxs, gys = gx[yi, xi], gy[yi, xi]
         across = np.abs(gxs * nx + gys * ny)
         along = np.abs(-gxs * ny + gys * nx)
@@ -269,8 +275,8 @@ def _extent(gx, gy, cx: float, cy: float, angle: float, half: float) -> tuple[fl
     for k in range(4):
         a = angle + k * np.pi / 2
         nx, ny = np.cos(a), np.sin(a)
-        x = np.clip(np.rint(cx + r * nx - t * ny).astype(np.int32), 0, w - 1)
-        y = np.clip(np.rint(cy + r * ny + t * nx).astype(np.int32), 0, h - 1)
+        x = _pixel(cx + r * nx - t * ny, w)
+        y = _pixel(cy + r * ny + t * nx, h)
         across = np.abs(gx[y, x] * nx + gy[y, x] * ny)
         edge.append(float(rs[int(np.argmax(median_last_axis(across)))]))
     return edge[0] + edge[2], edge[1] + edge[3]
@@ -323,8 +329,8 @@ def _plain_round(gray: np.ndarray, centre, radius: float) -> bool:
     FLAT_SIDE_SHARE of its brightest.  Most lone dark spots (cloth, wood, checkers' rims) fail."""
     h, w = gray.shape
     a = np.linspace(0, 2 * np.pi, 16, endpoint=False)
-    x = np.clip(np.rint(centre[0] + radius * np.cos(a)).astype(np.int32), 0, w - 1)
-    y = np.clip(np.rint(centre[1] + radius * np.sin(a)).astype(np.int32), 0, h - 1)
+    x = _pixel(centre[0] + radius * np.cos(a), w)
+    y = _pixel(centre[1] + radius * np.sin(a), h)
     ring = gray[y, x].astype(np.float32)
     return float(ring.min()) >= FLAT_SIDE_SHARE * float(ring.max())
 
@@ -348,8 +354,8 @@ def _round_spots(gray: np.ndarray, pips: list, members: list[int], px_per_mm: fl
         xi, yi = int(x), int(y)
         face = float(gray[max(0, yi - reach):yi + reach + 1, max(0, xi - reach):xi + reach + 1].max())
         spot = float(gray[yi, xi])
-        rx = np.clip(np.rint(x + 1.6 * pip_r * np.cos(a)).astype(np.int32), 0, w - 1)
-        ry = np.clip(np.rint(y + 1.6 * pip_r * np.sin(a)).astype(np.int32), 0, h - 1)
+        rx = _pixel(x + 1.6 * pip_r * np.cos(a), w)
+        ry = _pixel(y + 1.6 * pip_r * np.sin(a), h)
         second_darkest = float(np.partition(gray[ry, rx], 1)[1])
         if second_darkest - spot >= PIP_RING_SHARE * max(1.0, face - spot):
             keep.append(j)
