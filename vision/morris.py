@@ -131,13 +131,15 @@ def _best_rings(gx, gy, centres, r, search, radii=(0.86, 1.0)):
     offs = np.arange(-search, search + 1, COARSE_STEP)
     ox, oy = np.meshgrid(offs, offs)
     grid = np.c_[ox.ravel(), oy.ravel()]
-    cand = (centres[:, None, :] + grid[None, :, :]).reshape(-1, 2)
-    coarse = np.zeros(len(cand))
-    for k in radii:
-        rr = k * r
-        coarse = np.maximum(coarse, ring_response(gx, gy, cand, rr, samples=24, band=0))
-    pick = np.argmax(coarse.reshape(n, len(grid)), axis=1)
-    best_c = cand.reshape(n, len(grid), 2)[np.arange(n), pick]
+    if len(grid) == 1:
+        best_c = centres                # no search (search 0): the fine step starts at the centres
+    else:
+        cand = (centres[:, None, :] + grid[None, :, :]).reshape(-1, 2)
+        coarse = np.zeros(len(cand))
+        for k in radii:
+            coarse = np.maximum(coarse, ring_response(gx, gy, cand, k * r, samples=24, band=0))
+        pick = np.argmax(coarse.reshape(n, len(grid)), axis=1)
+        best_c = cand.reshape(n, len(grid), 2)[np.arange(n), pick]
     fx, fy = np.meshgrid(np.arange(-2.0, 3.0), np.arange(-2.0, 3.0))
     fine = np.c_[fx.ravel(), fy.ravel()]
     cand = (best_c[:, None, :] + fine[None, :, :]).reshape(-1, 2)
