@@ -40,8 +40,11 @@ def _conv3x3_relu(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _pool2(x: np.ndarray) -> np.ndarray:
-    n, h, w, c = x.shape
-    return x[:, :h // 2 * 2, :w // 2 * 2].reshape(n, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
+    """2 x 2 max-pooling of N x H x W x C (an odd last row or column dropped): the larger of four
+    strided views, element by element (several times faster than a max over reshaped axes)."""
+    h2, w2 = x.shape[1] // 2 * 2, x.shape[2] // 2 * 2
+    return np.maximum(np.maximum(x[:, 0:h2:2, 0:w2:2], x[:, 0:h2:2, 1:w2:2]),
+                      np.maximum(x[:, 1:h2:2, 0:w2:2], x[:, 1:h2:2, 1:w2:2]))
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:
