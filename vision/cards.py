@@ -5,7 +5,8 @@ How it works (details and limits in docs/vision.md):
 1. Index candidates.  A card's index is a rank glyph above a suit glyph, dark
    (black or red) on white paper, in a card corner.  The darkest channel of the
    picture is thresholded locally; the small blobs are paired with neighbours of
-   similar size.  Each pair, taken in both directions (which one is on top), is
+   similar size (a blob with some ink round it, such as a card's edge beside it,
+   is kept but marked crowded).  Each pair, taken in both directions (which one is on top), is
    an index hypothesis with its own frame: ``v`` points from the rank to the
    suit (the card's "down"), ``u`` to the card's right, the pair distance gives
    the scale.  This works at any rotation, on any cloth, and for cards of which
@@ -17,17 +18,23 @@ How it works (details and limits in docs/vision.md):
    probabilities averaged.  The hypotheses they do not rule out (a few dozen a
    frame) are read again from their white-balanced pixels by a small
    convolutional network (vision/card_cnn.py, trained by
-   vision/train_card_cnn.py), whose reading is the one kept.  Confidence is
+   vision/train_card_cnn.py), whose reading is the one kept (the MLPs' own
+   probability of that card stays as a second opinion).  Confidence is
    p(rank) x p(suit).
 3. Cards.  Readings predict their card's outline from the index geometry; two
    readings of the same card (its two index corners) are merged — if they
    disagree the card is reported with ``card: None``, unless both are sure
-   (then they are two cards whose outlines coincide, as in a meld row).
+   (then they are two cards whose outlines coincide, as in a meld row) and do
+   not lie exactly at one card's two corners (then one of them is misread).
    Corners are paired best first: the same card, then the nearest.  A card read
    at both corners also measures this picture's card size, which rescales every
    predicted outline (decks differ from the median geometry).  A reading below
    ``threshold`` also gives ``card: None``: the camera abstains rather than
-   guesses.
+   guesses.  So does a card named only by readings of crowded glyphs (which may
+   be cut by a card lying over them) that the MLPs do not confirm, and a card
+   read sure at another place too (a pack has each card once): outside its
+   outline, or turned against its only reading on the same long side (a deck
+   printing four indices, the outline placed from the wrong one).
 4. Regions.  Card-shaped regions that stand out from the table and hold no
    reading are reported too: face down when the region is not white paper,
    otherwise face up with ``card: None`` (the index is hidden).
@@ -60,7 +67,10 @@ DISAGREE_IGNORED = 0.4    # a reading this unsure does not veto the other corner
 CNN_GATE = 0.1            # hypotheses the MLP gives at least this p(index) are read by the CNN too
 CNN_WEIGHT = 1.0          # the CNN's share of the combined probabilities (the MLP only chooses what it reads)
 SPLIT_CONFIDENT = 0.98    # two different readings both this sure are two cards, not one card's corners
-MAX_SCALE_RATIO = 1.5     # a reading this much larger than the picture's typical index is not named
+CORNER_FIT = 0.13         # ... unless each lies this close to where the other puts the card's opposite corner
+MAX_SCALE_RATIO = 1.5     # a card with any reading this much larger than the picture's typical index is not named
+ONE_COPY_MARGIN = 1.1     # a sure reading of a named card outside its outline grown this much: two places claim it
+SAME_SIDE = 0.35          # ... as does one turned against it less than this share of the card's width across from it
 SAME_SIZE = 1.3           # two readings of one card this close in rank-suit distance are the same size
 CARD_SIZE_RANGE = (0.4, 2.0)  # plausible card size over the model geometry's, from cards read at both corners
 SIZE_VOTE = 0.9           # readings at least this confident (both corners) measure the picture's card size
@@ -72,7 +82,12 @@ PATCH_SPAN = (1.9, 3.0)    # its width and height in units of the rank-suit dist
 HOG_CELL, HOG_BINS = 4, 9
 INK_RATIOS = (0.62, 0.42)  # ink cuts, relative to the local paper brightness
 MIN_BLOB, MAX_BLOB = 5, 48
-MAX_DENSITY = 0.2
+MAX_DENSITY = 0.3          # a blob with more ink than this round it (a share of a box twice its size) is pattern
+CROWDED_DENSITY = 0.2      # ... one with more than this has something dark beside it (a card's edge, a pip)
+CROWDED_CONFIRM = 0.5      # a reading resting on crowded glyphs needs at least this probability from the MLP too
+PAIR_SPAN = (0.55, 2.1)    # a rank and its suit lie this far apart, in units of the larger glyph
+PAIR_SLACK = 3.0          # ... plus this many pixels (blur shrinks small glyphs at the ink cut)
+REPEATED_SHAPE = 8         # a blob shape seen this often in one picture is a printed cloth
 
 
 @dataclass
@@ -84,6 +99,7 @@ class Candidates:
     scale: np.ndarray      # N, rank-suit distance in work pixels
     features: np.ndarray   # N x F float32
     blobs: np.ndarray      # N x 2, the two ink blobs (rank, suit) each hypothesis pairs
+    crowded: np.ndarray    # N, whether either blob is crowded (see ``_blobs_in``)
 
 
 # ----------------------------------------------------------- candidates ----
@@ -114,12 +130,13 @@ def _components(mask: np.ndarray):
 
 
 def _ink_blobs(work: np.ndarray):
-    """Small dark blobs standing alone on brighter surroundings: (centroids, sizes, stats).
+    """Small dark blobs standing alone on brighter surroundings: (centroids, sizes, crowded).
 
     The ink is cut at INK_RATIOS of the local paper brightness, loosest first.  At this size a
     blurred index glyph often touches a pip or the card's outline at the loose cut; the darker
     cut separates them (the gap between two glyphs is lighter than their strokes).  A blob found
-    again at a stricter cut (same place, same size) is kept once."""
+    again at a stricter cut (same place, same size) is kept once (crowded or not, see ``_blobs_in``,
+    as at the looser cut)."""
     b, g, r = cv2.split(work)
     dark = cv2.min(cv2.min(b, g), r)
     k = max(15, int(round(work.shape[1] / 45)) | 1)
@@ -134,8 +151,8 @@ def _ink_blobs(work: np.ndarray):
         if table is not None:
             ink[table] = 0
         levels.append(_blobs_in(ink, split_lines=level == 0))
-    cents, sizes, stats = levels[0]
-    for c2, s2, st2 in levels[1:]:
+    cents, sizes, crowded = levels[0]
+    for c2, s2, cr2 in levels[1:]:
         if len(c2) == 0:
             continue
         if len(cents):
@@ -146,8 +163,8 @@ def _ink_blobs(work: np.ndarray):
             new = np.ones(len(c2), bool)
         cents = np.vstack([cents, c2[new]])
         sizes = np.concatenate([sizes, s2[new]])
-        stats = np.vstack([stats, st2[new]])
-    return cents, sizes, stats
+        crowded = np.concatenate([crowded, cr2[new]])
+    return cents, sizes, crowded
 
 
 def _large_dark(ink: np.ndarray):
@@ -167,7 +184,8 @@ def _large_dark(ink: np.ndarray):
 
 
 def _blobs_in(ink: np.ndarray, split_lines: bool = True):
-    """(centroids, sizes, stats) of the glyph-sized blobs of one ink mask (0/1)."""
+    """(centroids, sizes, crowded) of the glyph-sized blobs of one ink mask (0/1); crowded blobs have
+    more ink than CROWDED_DENSITY round them."""
     n, labels, stats, cents = _labels8(ink)
     stats, cents = stats[1:], cents[1:]
     size = np.maximum(stats[:, 2], stats[:, 3])
@@ -190,13 +208,13 @@ def _blobs_in(ink: np.ndarray, split_lines: bool = True):
         stats = np.vstack([stats[~big]] + extra_s)
         cents = np.vstack([cents[~big]] + extra_c)
     elif len(stats) == 0:
-        return np.zeros((0, 2)), np.zeros(0), np.zeros((0, 5), int)
+        return np.zeros((0, 2)), np.zeros(0), np.zeros(0, bool)
     x, y, w, h, area = stats.T
     size = np.maximum(w, h)
     k = (size >= MIN_BLOB) & (size <= MAX_BLOB) & (area >= 10) & (area >= 0.12 * w * h)
     stats, cents, size = stats[k], cents[k], size[k]
     if len(size) == 0:
-        return np.zeros((0, 2)), np.zeros(0), np.zeros((0, 5), int)
+        return np.zeros((0, 2)), np.zeros(0), np.zeros(0, bool)
     # ink density in a box twice the blob's size: glyphs stand on paper, patterns do not
     integ = cv2.integral(ink)
     H, W = ink.shape
@@ -212,8 +230,8 @@ def _blobs_in(ink: np.ndarray, split_lines: bool = True):
     # a printed cloth repeats one blob many times at one angle: drop shapes seen too often
     key = (w.astype(np.int64) * 64 + h) * 4096 + area // 6
     _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
-    k &= counts[inverse.ravel()] < 8
-    return cents[k].astype(np.float64), size[k].astype(np.float64), stats[k]
+    k &= counts[inverse.ravel()] < REPEATED_SHAPE
+    return cents[k].astype(np.float64), size[k].astype(np.float64), density[k] >= CROWDED_DENSITY
 
 
 def _pairs(cents: np.ndarray, sizes: np.ndarray) -> np.ndarray:
@@ -229,7 +247,7 @@ def _pairs(cents: np.ndarray, sizes: np.ndarray) -> np.ndarray:
         d = np.hypot(cents[i, 0] - cents[j, 0], cents[i, 1] - cents[j, 1])
         smax = np.maximum(sizes[i], sizes[j])
         smin = np.minimum(sizes[i], sizes[j])
-        ok = (j > i) & (d >= 0.55 * smax) & (d <= 2.1 * smax) & (smin >= 0.35 * smax)
+        ok = (j > i) & (d >= PAIR_SPAN[0] * smax) & (d <= PAIR_SPAN[1] * smax + PAIR_SLACK) & (smin >= 0.35 * smax)
         ii, jj = np.nonzero(ok)
         out.append(np.stack([ii + i0, jj], axis=1))
     return np.vstack(out).astype(int).reshape(-1, 2)
@@ -282,11 +300,13 @@ def _hog_cells(grey: np.ndarray) -> np.ndarray:
     g = np.pad(grey, ((0, 0), (1, 1), (1, 1)), mode="edge")
     gx = g[:, 1:-1, 2:] - g[:, 1:-1, :-2]
     gy = g[:, 2:, 1:-1] - g[:, :-2, 1:-1]
-    mag = np.sqrt(gx * gx + gy * gy)
-    ang = (np.arctan2(gy, gx) % np.pi) * (HOG_BINS / np.pi)
+    n, h, w = grey.shape
+    # OpenCV's polar form (angles to about 0.3 degree) is several times faster than np.arctan2
+    mag, ang = cv2.cartToPolar(gx.reshape(-1, 1), gy.reshape(-1, 1))
+    mag = mag.reshape(n, h, w)
+    ang = (ang.reshape(n, h, w) % np.float32(np.pi)) * np.float32(HOG_BINS / np.pi)
     b0 = np.floor(ang).astype(np.int64) % HOG_BINS
     frac = ang - np.floor(ang)
-    n, h, w = grey.shape
     ch, cw = h // HOG_CELL, w // HOG_CELL
     cell = ((np.arange(h) // HOG_CELL)[:, None] * cw + (np.arange(w) // HOG_CELL)[None, :])
     base = (np.arange(n)[:, None, None] * (ch * cw) + cell[None]) * HOG_BINS
@@ -382,11 +402,11 @@ def batch_features(patches: np.ndarray, turned: bool = False):
 
 def index_candidates(work: np.ndarray) -> Candidates:
     """All index hypotheses of a (work-size) BGR picture, with their features."""
-    cents, sizes, _ = _ink_blobs(work)
+    cents, sizes, crowded = _ink_blobs(work)
     pairs = _pairs(cents, sizes)
     if len(pairs) == 0:
         return Candidates(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0), np.zeros((0, 0), np.float32),
-                          np.zeros((0, 2), int))
+                          np.zeros((0, 2), int), np.zeros(0, bool))
     a = np.concatenate([pairs[:, 0], pairs[:, 1]])
     b = np.concatenate([pairs[:, 1], pairs[:, 0]])
     vec = cents[b] - cents[a]
@@ -399,7 +419,8 @@ def index_candidates(work: np.ndarray) -> Candidates:
     feats, feats_turned, keep = batch_features(one_way, turned=True)
     both = np.concatenate([keep, keep + m])
     blobs = np.stack([a, b], axis=1)
-    return Candidates(centre[both], down[both], scale[both], np.vstack([feats, feats_turned]), blobs[both])
+    return Candidates(centre[both], down[both], scale[both], np.vstack([feats, feats_turned]), blobs[both],
+                      crowded[a[both]] | crowded[b[both]])
 
 
 # --------------------------------------------------------------- model -----
@@ -422,14 +443,20 @@ class CardModel:
                 break
             m = {k: self.p[prefix + k].astype(np.float32) for k in self.LAYERS}
             self.members.append(m)
+        # every network's first layer, its input standardisation folded in, as one matrix: one product
+        # over the features instead of a standardised copy and a product per network
+        w1 = [m["W1"].astype(np.float64) / m["std"].astype(np.float64)[:, None] for m in self.members]
+        self.first_w = np.concatenate(w1, axis=1).astype(np.float32)
+        self.first_b = np.concatenate([m["b1"] - m["mean"].astype(np.float64) @ w
+                                       for m, w in zip(self.members, w1)]).astype(np.float32)
+        self.first_split = np.cumsum([m["W1"].shape[1] for m in self.members])[:-1]
         self.geometry = self.p["geometry"].astype(np.float64)   # corner_u, corner_v, width, height (in scale)
 
     def predict(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(rank probabilities N x 14, suit probabilities N x 4), averaged over the networks."""
         ranks, suits = [], []
-        for m in self.members:
-            x = (features - m["mean"]) / m["std"]
-            h = np.maximum(0, x @ m["W1"] + m["b1"])
+        first = np.maximum(0, features @ self.first_w + self.first_b)
+        for m, h in zip(self.members, np.split(first, self.first_split, axis=1)):
             h = np.maximum(0, h @ m["W2"] + m["b2"])
             ranks.append(_softmax(h @ m["Wr"] + m["br"]))
             suits.append(_softmax(h @ m["Ws"] + m["bs"]))
@@ -523,6 +550,18 @@ def _group(readings: list[dict]) -> list[list[dict]]:
     return merged
 
 
+def _corners_of_one_card(a: dict, b: dict, tolerance: float = CORNER_FIT) -> bool:
+    """Whether two readings sit each where the other's outline puts the card's opposite index
+    (within ``tolerance`` of the distance between them): one card's two corners, one of them
+    misread, rather than two cards lying one on the other."""
+    seen = b["centre"] - a["centre"]
+    for r, v in ((a, seen), (b, -seen)):
+        predicted = 2 * (r["quad"].mean(axis=0) - r["centre"])
+        if np.linalg.norm(v - predicted) > tolerance * np.linalg.norm(predicted):
+            return False
+    return True
+
+
 def _picture_card_size(readings: list[dict]) -> float:
     """How much larger this picture's cards are than the model's index -> card geometry says.
 
@@ -566,6 +605,7 @@ def read_indices(work: np.ndarray, model: CardModel, cnn=None) -> list[dict]:
     if len(cand.scale) == 0:
         return []
     pr, ps = model.predict(cand.features)
+    mlp_rank, mlp_suit = pr.copy(), ps.copy()     # the MLP's own reading, a second opinion on the CNN's
     if cnn is not None:
         # the hypotheses the MLP does not rule out are read again, from their pixels
         again = np.nonzero(1.0 - pr[:, -1] >= CNN_GATE)[0]
@@ -584,7 +624,8 @@ def read_indices(work: np.ndarray, model: CardModel, cnn=None) -> list[dict]:
         out.append({"centre": cand.centre[k], "down": cand.down[k], "scale": float(cand.scale[k]),
                     "blobs": set(int(v) for v in cand.blobs[k]),
                     "p_index": float(p_index[k]), "card": RANK_CLASSES[rk] + SUIT_CLASSES[sk],
-                    "confidence": conf,
+                    "confidence": conf, "mlp_p": float(mlp_rank[k, rk] * mlp_suit[k, sk]),
+                    "crowded": bool(cand.crowded[k]),
                     "quad": _card_quad(cand.centre[k], cand.down[k], cand.scale[k], model.geometry)})
     return _nms(out)
 
@@ -611,9 +652,11 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
             r["quad"] = r["centre"] + (r["quad"] - r["centre"]) * size
     cards = []
     named: list[tuple[np.ndarray, float, bool, str]] = []
+    supports: list[list[dict]] = []     # the readings that name each card of ``cards``
     groups = []
     for g in _group(readings):
-        if len(g) == 2 and g[0]["card"] != g[1]["card"] and min(r["confidence"] for r in g) >= SPLIT_CONFIDENT:
+        if (len(g) == 2 and g[0]["card"] != g[1]["card"] and min(r["confidence"] for r in g) >= SPLIT_CONFIDENT
+                and not _corners_of_one_card(g[0], g[1])):
             # two sure, different readings whose outlines coincide: two cards of a meld or a fan
             # (each index seen), far more often than one card misread at one corner
             groups += [[g[0]], [g[1]]]
@@ -629,6 +672,11 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
                                                  not 0.7 < r["scale"] / sc < 1.4) for r in g)
                for q, sc, whole, name in named):
             continue
+        # a pack has each card once: a card already named, read again at another size, is a
+        # glyph of a picture paired with something else, not a second copy
+        if any(all(r["card"] == name and max(r["scale"], sc) > SAME_SIZE * min(r["scale"], sc) for r in g)
+               for q, sc, whole, name in named):
+            continue
         ids = {r["card"] for r in g}
         best = max(g, key=lambda r: r["confidence"])
         if best["confidence"] < MIN_REPORTED:
@@ -642,16 +690,34 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
         else:
             conf = 1.0 - float(np.prod([1.0 - r["confidence"] for r in g]))
             card = best["card"] if best["confidence"] >= threshold or (len(g) == 2 and conf >= threshold) else None
-        if typical and best["scale"] > MAX_SCALE_RATIO * typical:
+        if typical and max(r["scale"] for r in g if r["card"] == best["card"]) > MAX_SCALE_RATIO * typical:
+            # any reading of it far larger than the typical index: glyphs of a card's picture
             card = None
-        # a card read twice at very different sizes takes its outline from the smaller reading:
-        # the larger one is two pips of its picture, spaced wider than the index
-        ref = min(g, key=lambda r: r["scale"])
+        support = [r for r in g if r["card"] == card]
+        if card is not None and all(r["crowded"] and r["mlp_p"] < CROWDED_CONFIRM for r in support):
+            # a glyph with ink crowding it (another card's edge across it, a pip joined to it) may
+            # be cut or misjoined: named only when the MLP, from other features, reads the same card
+            card = None
+        # a card read twice at very different sizes takes its outline from the smaller reading
+        # that names it: the larger one is two pips of its picture, spaced wider than the index
+        # (another corner's weak guess of a different card does not place it)
+        ref = min((r for r in g if r["card"] == best["card"]), key=lambda r: r["scale"])
         alike = [r for r in g if max(r["scale"], ref["scale"]) < SAME_SIZE * min(r["scale"], ref["scale"])]
         quad = np.mean([_orient(r["quad"], ref["quad"]) for r in alike], axis=0)
         cards.append({"card": card, "face": "up", "confidence": round(conf, 4), "quad": quad})
+        supports.append(support)
         if card is not None:
             named.append((quad, float(np.mean([r["scale"] for r in alike])), len(g) == 2, card))
+    # a pack has each card once: a card read sure, at its index size, at another place is claimed
+    # in two places (a misread elsewhere; an outline placed from the third index of a deck printing
+    # four), and either may be wrong
+    sure = [r for r in readings if r["confidence"] >= threshold]
+    for c, support in zip(cards, supports):
+        if c["card"] is not None and any(
+                r["card"] == c["card"] and not any(r is o for o in support)
+                and max(r["scale"], support[0]["scale"]) < SAME_SIZE * min(r["scale"], support[0]["scale"])
+                and _another_place(r, c, support) for r in sure):
+            c["card"] = None
     if regions:
         # the size of a card comes from the cards named (an abstained reading may be a pip pair)
         found = card_regions(work, [c["quad"] for c in cards],
@@ -670,6 +736,21 @@ def _inside(quad: np.ndarray, point, shrink: float = 0.9) -> bool:
     c = quad.mean(axis=0)
     q = (c + (quad - c) * shrink).astype(np.float32)
     return cv2.pointPolygonTest(q, (float(point[0]), float(point[1])), False) >= 0
+
+
+def _another_place(reading: dict, card: dict, support: list[dict]) -> bool:
+    """Whether a sure ``reading`` of a named ``card`` (read by ``support``) puts it somewhere else:
+    outside the card's outline, or, when one reading placed the card, turned against that reading
+    while on the same long side of the card rather than at its opposite corner (then the reading
+    that placed it is the third index of a deck printing four, taken for the card's far corner)."""
+    if not _inside(card["quad"], reading["centre"], shrink=ONE_COPY_MARGIN):
+        return True
+    if len(support) > 1:
+        return False
+    one = support[0]
+    width = np.linalg.norm(card["quad"][1] - card["quad"][0])
+    return (float(np.dot(reading["down"], one["down"])) < -0.85
+            and abs(float(np.dot(reading["centre"] - one["centre"], right_of(one["down"])))) < SAME_SIDE * width)
 
 
 def _orient(quad: np.ndarray, ref: np.ndarray) -> np.ndarray:

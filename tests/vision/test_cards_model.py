@@ -3,9 +3,14 @@
 The shipped model holds several networks whose probabilities are averaged;
 train_cards.add_member writes that layout.  Corner readings are paired into
 cards best first (same card, then nearest), and two sure readings of
-different cards are two cards, not one misread card."""
+different cards are two cards, not one misread card — unless they lie exactly
+at one card's two corners.  A card read sure at two places is not named, and
+a reading of crowded glyphs is named only when the MLP agrees.  Blobs, pairs
+and cards are checked on synthetic images and readings."""
 
+import cv2
 import numpy as np
+import pytest
 
 from vision import cards as C
 from vision import train_cards as T
@@ -36,15 +41,34 @@ def test_networks_are_averaged_and_added_in_order():
     np.testing.assert_allclose(ranks.sum(axis=1), 1.0, rtol=1e-5)
 
 
+def test_first_layers_folded_into_one_product_read_as_the_networks_do():
+    """The standardisation of the features is folded into one first-layer matrix for all networks:
+    the same probabilities as standardising and multiplying network by network."""
+    rng = np.random.default_rng(7)
+    a, b = _network(rng), _network(rng, hidden=(7, 3))
+    model = C.CardModel(T.add_member({**a, "geometry": np.array([-0.6, -1.4, 6.5, 9.6])}, b))
+    x = rng.normal(size=(11, 6)).astype(np.float32)
+    ranks, suits = [], []
+    for n in (a, b):
+        h = np.maximum(0, ((x - n["mean"]) / n["std"]) @ n["W1"] + n["b1"])
+        h = np.maximum(0, h @ n["W2"] + n["b2"])
+        ranks.append(C._softmax(h @ n["Wr"] + n["br"]))
+        suits.append(C._softmax(h @ n["Ws"] + n["bs"]))
+    got_ranks, got_suits = model.predict(x)
+    np.testing.assert_allclose(got_ranks, np.mean(ranks, axis=0), rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(got_suits, np.mean(suits, axis=0), rtol=1e-4, atol=1e-6)
+
+
 def test_shipped_model_has_several_networks():
     assert len(C.load_model().members) >= 2
 
 
-def _reading(card, centre, down, confidence=1.0, scale=10.0, blobs=()):
+def _reading(card, centre, down, confidence=1.0, scale=10.0, blobs=(), crowded=False, mlp_p=1.0):
     geometry = np.array([-0.6, -1.4, 6.5, 9.6])
     centre, down = np.asarray(centre, float), np.asarray(down, float)
     return {"card": card, "centre": centre, "down": down, "scale": scale, "confidence": confidence,
-            "blobs": set(blobs), "quad": C._card_quad(centre, down, scale, geometry)}
+            "blobs": set(blobs), "crowded": crowded, "mlp_p": mlp_p,
+            "quad": C._card_quad(centre, down, scale, geometry)}
 
 
 def _far_corner(r):
@@ -90,3 +114,120 @@ def test_picture_card_size_from_a_card_read_at_both_corners():
     # implausible proportions are not believed
     tiny = _reading("2H", top_left["centre"] + 0.2 * (far - top_left["centre"]), (0, -1), scale=20.0)
     assert C._picture_card_size([top_left, tiny]) == 1.0
+
+
+def test_two_sure_different_readings_at_one_cards_corners_are_one_card():
+    """A king's far corner misread as an eight, both sure: the two readings lie exactly where
+    each other's outline puts the card's opposite corner, so they are one card (abstained on),
+    while a card of a meld beside it, its outline shifted, stays a second card."""
+    top_left = _reading("KC", (100, 100), (0, 1))
+    misread = _reading("8C", _far_corner(top_left), (0, -1))
+    assert C._corners_of_one_card(top_left, misread) and C._corners_of_one_card(misread, top_left)
+    neighbour = _reading("8C", _far_corner(top_left) + (14, 0), (0, -1))
+    assert not C._corners_of_one_card(top_left, neighbour)
+
+
+def _cards_from(readings, monkeypatch):
+    """find_cards on a blank picture whose index readings are ``readings``: (card, centre) pairs."""
+    monkeypatch.setattr(C, "read_indices", lambda work, model, cnn=None: readings)
+    found = C.find_cards(np.full((480, 640, 3), 90, np.uint8), cnn=False, regions=False)
+    return [(c["card"], np.mean(c["quad"], axis=0)) for c in found]
+
+
+def test_a_card_read_sure_at_two_places_is_not_named(monkeypatch):
+    """A pack has each card once: the king of clubs read sure in two places far apart is one
+    misread (which one is not known), so neither is named; the card beside them is."""
+    readings = [_reading("KC", (100, 100), (0, 1), blobs=(1, 2)),
+                _reading("KC", (400, 300), (1, 0), confidence=0.99, blobs=(3, 4)),
+                _reading("5D", (300, 100), (0, 1), blobs=(5, 6))]
+    assert sorted(str(card) for card, _ in _cards_from(readings, monkeypatch)) == ["5D", "None", "None"]
+
+
+def test_a_four_index_decks_third_index_does_not_place_the_card(monkeypatch):
+    """Decks that print four indices.  A jack read at its top-left index (paired with a cover card's
+    misread corner: abstained on) and, turned against it, at the index below it on the same long
+    side, which takes it for the far corner and puts the outline a card's width to the left: the
+    jack is claimed at two places, not named.  Read at both far corners, the third index (the
+    top-right one, the same way up) lies where the card prints one: the jack is named once."""
+    top_left = _reading("JD", (100, 100), (0, 1), blobs=(1, 2))
+    misread = _reading("KC", _far_corner(top_left), (0, -1), confidence=0.88, blobs=(3, 4))
+    below = _reading("JD", (100, _far_corner(top_left)[1]), (0, -1), blobs=(5, 6))
+    assert [card for card, _ in _cards_from([top_left, misread, below], monkeypatch)] == [None, None]
+    far = _reading("JD", _far_corner(top_left), (0, -1), blobs=(7, 8))
+    top_right = _reading("JD", (_far_corner(top_left)[0], 100), (0, 1), blobs=(9, 10))
+    found = _cards_from([top_left, far, top_right], monkeypatch)
+    assert [card for card, _ in found] == ["JD"]
+    assert np.allclose(found[0][1], top_left["quad"].mean(axis=0), atol=1.0)
+
+
+@pytest.mark.parametrize("crowded, mlp_p, named", [(True, 0.3, None), (True, 0.9, "7S"), (False, 0.1, "7S")])
+def test_a_reading_of_crowded_glyphs_needs_the_mlps_agreement(monkeypatch, crowded, mlp_p, named):
+    """Glyphs with ink crowding them may be cut by a card lying across them (a heart's point cut
+    off reads as a diamond): the CNN's sure reading is named only if the MLPs give it even odds."""
+    reading = _reading("7S", (200, 200), (0, 1), crowded=crowded, mlp_p=mlp_p)
+    assert [card for card, _ in _cards_from([reading], monkeypatch)] == [named]
+
+
+def _paper_with(draw) -> np.ndarray:
+    img = np.full((300, 400, 3), 235, np.uint8)
+    draw(img)
+    return img
+
+
+def _blob_at(cents, point, tolerance=2.0):
+    d = np.hypot(cents[:, 0] - point[0], cents[:, 1] - point[1])
+    return int(np.argmin(d)) if len(d) and d.min() < tolerance else None
+
+
+def test_a_glyph_beside_a_cards_corner_is_kept_and_marked_crowded():
+    """A rank glyph 2 px inside the corner of a card's outline has about a quarter of the box round
+    it inked: once dropped as pattern, now kept, marked crowded; the same glyph alone is not."""
+    def draw(img):
+        for x0 in (200, 300):
+            cv2.rectangle(img, (x0, 100), (x0 + 9, 113), (30, 30, 30), -1)     # 10 x 14 px glyph
+        cv2.rectangle(img, (212, 60), (214, 160), (30, 30, 30), -1)            # the outline, 3 px
+        cv2.rectangle(img, (150, 93), (214, 95), (30, 30, 30), -1)
+    cents, sizes, crowded = C._ink_blobs(_paper_with(draw))
+    near, alone = _blob_at(cents, (204.5, 106.5)), _blob_at(cents, (304.5, 106.5))
+    assert near is not None and alone is not None
+    assert crowded[near] and not crowded[alone]
+
+
+def test_a_small_rank_and_suit_are_paired_a_little_beyond_twice_their_size():
+    """Blur shrinks small glyphs at the ink cut: 8 px glyphs 2 px beyond 2.1 sizes apart are still a
+    pair (PAIR_SLACK), 2 px beyond the slack they are not."""
+    sizes = np.array([8.0, 8.0])
+    span = C.PAIR_SPAN[1] * 8
+    assert len(C._pairs(np.array([[100.0, 100.0], [100.0, 100.0 + span + 2]]), sizes)) == 1
+    assert len(C._pairs(np.array([[100.0, 100.0], [100.0, 100.0 + span + C.PAIR_SLACK + 2]]), sizes)) == 0
+
+
+def test_a_named_card_read_again_at_another_size_is_not_a_second_copy(monkeypatch):
+    """Two pips of a picture paired into a reading of the card already named, at 1.6 times its index
+    size and outside it: not a second copy of the card (and no veto on the one named)."""
+    top_left = _reading("QH", (100, 100), (0, 1), blobs=(1, 2))
+    far = _reading("QH", _far_corner(top_left), (0, -1), blobs=(3, 4))
+    pips = _reading("QH", (400, 300), (0, 1), confidence=0.97, scale=16.0, blobs=(5, 6))
+    assert [card for card, _ in _cards_from([top_left, far, pips], monkeypatch)] == ["QH"]
+
+
+def _opposite_reading(card, of, scale, confidence):
+    """A reading turned against ``of`` whose predicted outline has the same centre (so the two group
+    as one card's two corners)."""
+    probe = _reading(card, (0.0, 0.0), -of["down"], scale=scale)
+    return _reading(card, of["quad"].mean(axis=0) - probe["quad"].mean(axis=0), -of["down"],
+                    confidence=confidence, scale=scale)
+
+
+@pytest.mark.parametrize("other_scale, named", [(19.0, None), (14.0, "KH")])
+def test_a_card_any_of_whose_readings_is_far_larger_than_the_index_is_not_named(monkeypatch, other_scale, named):
+    """Three cards read at the picture's index size (10 px) and a king of hearts read twice, at 1.45
+    and at 1.9 times that: two glyphs of a card's picture, paired as a rank and a suit, not its
+    index.  The surer reading alone is within MAX_SCALE_RATIO, the other is not: not named.  With
+    both readings within it the king is named."""
+    others = [_reading(c, (80 + 120 * k, 400), (0, 1), blobs=(2 * k, 2 * k + 1)) for k, c in enumerate(("2C", "3D", "4S"))]
+    first = _reading("KH", (300, 120), (0, 1), confidence=0.97, scale=14.5)
+    second = _opposite_reading("KH", first, other_scale, confidence=0.95)
+    found = dict((card, centre) for card, centre in _cards_from(others + [first, second], monkeypatch))
+    assert {"2C", "3D", "4S"} <= set(found)
+    assert (named in found) if named else ("KH" not in found and None in found)
