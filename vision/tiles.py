@@ -224,8 +224,8 @@ def read_tile(tile_img: np.ndarray) -> tuple[str | None, float]:
     inner = lab[int(0.08 * h):int(0.92 * h):2, int(0.1 * w):int(0.9 * w):2].reshape(-1, 3)
     bright = inner[:, 0] >= percentile_rows(inner[None, :, 0], 60)[0]
     face_lab = median_last_axis(inner[bright].T)
-    face_bgr = median_last_axis(
-        tile_img[int(0.08 * h):int(0.92 * h):2, int(0.1 * w):int(0.9 * w):2].reshape(-1, 3)[bright].T).astype(np.float32)
+    inner_bgr = tile_img[int(0.08 * h):int(0.92 * h):2, int(0.1 * w):int(0.9 * w):2].reshape(-1, 3)
+    face_bgr = median_last_axis(inner_bgr[bright].T).astype(np.float32)
     # the Lab distance from the face: np.linalg.norm(axis=2)'s sum, ((L + a) + b), written out (faster)
     sq = np.square(lab - face_lab[None, None, :])
     dist = np.sqrt(sq[:, :, 0] + sq[:, :, 1] + sq[:, :, 2])

@@ -148,7 +148,8 @@ def run(quick: bool) -> str:
              f"Rendered 1280x720 scenes with exact ground truth (vision.render_boards): {n} per reader under "
              f"random conditions (camera tilt 0-18°, turn ±7°, felt / wood / white / patterned cloth, even / warm / "
              f"daylight / shadow / glare light, noise, blur, JPEG 60-95) and {kind_n} under kind conditions (flat "
-             f"camera, even light, felt, no noise). Reader time only, the process pinned to one CPU core, OpenCV and OpenBLAS single-threaded.", "",
+             f"camera, even light, felt, no noise). Reader time only, the process pinned to one CPU core, "
+             f"OpenCV and OpenBLAS single-threaded.", "",
              "| measure | target | random conditions | kind conditions |", "|---|---|---|---|"]
 
     def row(name, target, hard, kind):

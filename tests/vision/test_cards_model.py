@@ -225,7 +225,8 @@ def test_a_card_any_of_whose_readings_is_far_larger_than_the_index_is_not_named(
     and at 1.9 times that: two glyphs of a card's picture, paired as a rank and a suit, not its
     index.  The surer reading alone is within MAX_SCALE_RATIO, the other is not: not named.  With
     both readings within it the king is named."""
-    others = [_reading(c, (80 + 120 * k, 400), (0, 1), blobs=(2 * k, 2 * k + 1)) for k, c in enumerate(("2C", "3D", "4S"))]
+    others = [_reading(c, (80 + 120 * k, 400), (0, 1), blobs=(2 * k, 2 * k + 1))
+              for k, c in enumerate(("2C", "3D", "4S"))]
     first = _reading("KH", (300, 120), (0, 1), confidence=0.97, scale=14.5)
     second = _opposite_reading("KH", first, other_scale, confidence=0.95)
     found = dict((card, centre) for card, centre in _cards_from(others + [first, second], monkeypatch))
