@@ -323,6 +323,12 @@ def mm_to_px(H_mm_to_px: np.ndarray, pts_mm) -> np.ndarray:
     return cv2.perspectiveTransform(pts, H_mm_to_px).reshape(-1, 2)
 
 
+def pixel_index(coords, size: int) -> np.ndarray:
+    """Coordinates rounded to whole pixels and kept inside 0..size-1 (np.clip's checks cost more
+    than this, and the readers call it thousands of times a frame)."""
+    return np.minimum(np.maximum(np.rint(coords).astype(np.int64), 0), size - 1)
+
+
 def ring_response(gx: np.ndarray, gy: np.ndarray, centres: np.ndarray, radius: float,
                   samples: int = 36, arc: tuple[float, float] = (0.0, 2 * np.pi), band: float = 2.0,
                   percentile: float | None = None) -> np.ndarray:
@@ -345,8 +351,7 @@ def ring_response(gx: np.ndarray, gy: np.ndarray, centres: np.ndarray, radius: f
     for dr in ((-band, 0.0, band) if band else (0.0,)):
         xs = centres[:, :1] + (radius + dr) * nx[None, :]
         ys = centres[:, 1:] + (radius + dr) * ny[None, :]
-        xi = np.minimum(np.maximum(np.rint(xs).astype(np.int64), 0), w - 1)      # (np.clip's checks cost more)
-        yi = np.minimum(np.maximum(np.rint(ys).astype(np.int64), 0), h - 1)
+        xi, yi = pixel_index(xs, w), pixel_index(ys, h)
         flat = yi * w + xi
         gxs, gys = flat_gx.take(flat), flat_gy.take(flat)
         radial = np.abs(gxs * nx[None, :] + gys * ny[None, :])

@@ -27,6 +27,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.board_outline import pixel_index
 from vision.fast_stats import median_last_axis, percentile_rows
 
 DIE_MM = 16.0
@@ -47,12 +48,6 @@ FLAT_SIDE_SHARE = 0.76       # every band inside a flat die's sides at least thi
 FLAT_WIDTH_MM = (13.0, 18.2) # a flat die measured edge to edge, both ways (a leaning one: 18.6+ one way)
 PIP_RING_SHARE = 0.25        # a pip's surroundings come back at least this share of the way to the face's level
 PIP_R_MM = DIE_MM * 0.085    # a pip's radius
-
-
-def _pixel(coords, size: int) -> np.ndarray:
-    """Coordinates rounded to whole pixels and kept inside 0..size-1 (np.clip's checks cost more
-    than this, called thousands of times a frame)."""
-    return np.minimum(np.maximum(np.rint(coords).astype(np.int32), 0), size - 1)
 
 
 def _pip_window(px_per_mm: float) -> int:
@@ -161,8 +156,8 @@ def _side_share(gray: np.ndarray, cx: float, cy: float, angle: float, half: floa
             keep &= (lx - px) ** 2 + (ly - py) ** 2 > pip_clear ** 2
         if keep.sum() < 6:
             return None
-        x = _pixel(cx + lx * ux - ly * uy, w)
-        y = _pixel(cy + lx * uy + ly * ux, h)
+        x = pixel_index(cx + lx * ux - ly * uy, w)
+        y = pixel_index(cy + lx * uy + ly * ux, h)
         return float(percentile_rows(gray[y[keep], x[keep]][None, :], pct)[0])
 
     r, t = np.meshgrid(np.arange(half - 4.5, half - 1.9, 0.5), np.linspace(-0.75 * half, 0.75 * half, 17))
@@ -251,8 +246,8 @@ def _side_support(gx: np.ndarray, gy: np.ndarray, poses: np.ndarray, half: float
         t = ts[None, None, :]
         x = cx[:, None, None] + r * nx - t * ny
         y = cy[:, None, None] + r * ny + t * nx
-        xi = _pixel(x, w)
-        yi = _pixel(y, h)
+        xi = pixel_index(x, w)
+        yi = pixel_index(y, h)
         gxs, gys = gx[yi, xi], gy[yi, xi]
         across = np.abs(gxs * nx + gys * ny)
         along = np.abs(-gxs * ny + gys * nx)
@@ -275,8 +270,8 @@ def _extent(gx, gy, cx: float, cy: float, angle: float, half: float) -> tuple[fl
     for k in range(4):
         a = angle + k * np.pi / 2
         nx, ny = np.cos(a), np.sin(a)
-        x = _pixel(cx + r * nx - t * ny, w)
-        y = _pixel(cy + r * ny + t * nx, h)
+        x = pixel_index(cx + r * nx - t * ny, w)
+        y = pixel_index(cy + r * ny + t * nx, h)
         across = np.abs(gx[y, x] * nx + gy[y, x] * ny)
         edge.append(float(rs[int(np.argmax(median_last_axis(across)))]))
     return edge[0] + edge[2], edge[1] + edge[3]
@@ -329,8 +324,8 @@ def _plain_round(gray: np.ndarray, centre, radius: float) -> bool:
     FLAT_SIDE_SHARE of its brightest.  Most lone dark spots (cloth, wood, checkers' rims) fail."""
     h, w = gray.shape
     a = np.linspace(0, 2 * np.pi, 16, endpoint=False)
-    x = _pixel(centre[0] + radius * np.cos(a), w)
-    y = _pixel(centre[1] + radius * np.sin(a), h)
+    x = pixel_index(centre[0] + radius * np.cos(a), w)
+    y = pixel_index(centre[1] + radius * np.sin(a), h)
     ring = gray[y, x].astype(np.float32)
     return float(ring.min()) >= FLAT_SIDE_SHARE * float(ring.max())
 
@@ -354,8 +349,8 @@ def _round_spots(gray: np.ndarray, pips: list, members: list[int], px_per_mm: fl
         xi, yi = int(x), int(y)
         face = float(gray[max(0, yi - reach):yi + reach + 1, max(0, xi - reach):xi + reach + 1].max())
         spot = float(gray[yi, xi])
-        rx = _pixel(x + 1.6 * pip_r * np.cos(a), w)
-        ry = _pixel(y + 1.6 * pip_r * np.sin(a), h)
+        rx = pixel_index(x + 1.6 * pip_r * np.cos(a), w)
+        ry = pixel_index(y + 1.6 * pip_r * np.sin(a), h)
         second_darkest = float(np.partition(gray[ry, rx], 1)[1])
         if second_darkest - spot >= PIP_RING_SHARE * max(1.0, face - spot):
             keep.append(j)

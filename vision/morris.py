@@ -38,7 +38,8 @@ import numpy as np
 
 from vision import imaging
 from vision.board_outline import (BoardNotFound, BoardPartlyInView, _quad_from_mask, board_homography,
-                                  edge_enclosed_mask, foreground_mask, gradients, mm_to_px, ring_response, top_down)
+                                  edge_enclosed_mask, foreground_mask, gradients, mm_to_px, pixel_index,
+                                  ring_response, top_down)
 from vision.fast_stats import median, median_last_axis, percentile_rows
 from vision.render_boards import (TINTAR_FRAME, TINTAR_LINES, TINTAR_PIECE_R, TINTAR_POINTS, TINTAR_SIZE, TINTAR_STEP,
                                   TINTAR_GRID0, tintar_point_mm)
@@ -163,8 +164,8 @@ def _rim_profile(gx, gy, x: float, y: float, radius: float) -> np.ndarray:
     nx, ny = np.cos(ang), np.sin(ang)
     best = np.full(PROFILE_SAMPLES, -np.inf)
     for dr in (-3.0, -1.5, 0.0, 1.5, 3.0):
-        xi = np.minimum(np.maximum(np.rint(x + (radius + dr) * nx).astype(np.int64), 0), w - 1)
-        yi = np.minimum(np.maximum(np.rint(y + (radius + dr) * ny).astype(np.int64), 0), h - 1)
+        xi = pixel_index(x + (radius + dr) * nx, w)
+        yi = pixel_index(y + (radius + dr) * ny, h)
         gxs, gys = gx[yi, xi], gy[yi, xi]
         best = np.maximum(best, np.abs(gxs * nx + gys * ny) - np.abs(gys * nx - gxs * ny))
     return best
@@ -476,8 +477,8 @@ _COVER_OFFSETS = {name: _cover_offsets(dirs) for name, dirs in _POINT_DIRECTIONS
 def _at(lum: np.ndarray, point_px, offsets_mm: np.ndarray) -> np.ndarray:
     """lum at offsets (mm, last axis x y) from a point of the top-down picture (clipped to it)."""
     h, w = lum.shape
-    xi = np.minimum(np.maximum(np.rint(point_px[0] + offsets_mm[..., 0] * PX_PER_MM).astype(int), 0), w - 1)
-    yi = np.minimum(np.maximum(np.rint(point_px[1] + offsets_mm[..., 1] * PX_PER_MM).astype(int), 0), h - 1)
+    xi = pixel_index(point_px[0] + offsets_mm[..., 0] * PX_PER_MM, w)
+    yi = pixel_index(point_px[1] + offsets_mm[..., 1] * PX_PER_MM, h)
     return lum[yi, xi]
 
 
@@ -745,8 +746,8 @@ def _ink_is_light(lum, px) -> bool:
 
     def at(pts_mm):
         x, y = px(pts_mm[:, 0], pts_mm[:, 1])
-        xi = np.minimum(np.maximum(np.rint(x).astype(int), 0), w - 1)
-        yi = np.minimum(np.maximum(np.rint(y).astype(int), 0), h - 1)
+        xi = pixel_index(x, w)
+        yi = pixel_index(y, h)
         return lum[yi, xi]
 
     return median(at(_LINES_ON)) > median(at(_LINES_OFF))
