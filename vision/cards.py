@@ -68,7 +68,7 @@ CNN_GATE = 0.1            # hypotheses the MLP gives at least this p(index) are 
 CNN_WEIGHT = 1.0          # the CNN's share of the combined probabilities (the MLP only chooses what it reads)
 SPLIT_CONFIDENT = 0.98    # two different readings both this sure are two cards, not one card's corners
 CORNER_FIT = 0.13         # ... unless each lies this close to where the other puts the card's opposite corner
-MAX_SCALE_RATIO = 1.5     # a card with any reading this much larger than the picture's typical index is not named
+MAX_SCALE_RATIO = 1.5     # a reading this much larger than the picture's typical index is a picture's glyphs
 ONE_COPY_MARGIN = 1.1     # a sure reading of a named card outside its outline grown this much: two places claim it
 SAME_SIDE = 0.35          # ... as does one turned against it less than this share of the card's width across from it
 SAME_SIZE = 1.3           # two readings of one card this close in rank-suit distance are the same size
@@ -677,23 +677,28 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
         if any(all(r["card"] == name and max(r["scale"], sc) > SAME_SIZE * min(r["scale"], sc) for r in g)
                for q, sc, whole, name in named):
             continue
-        ids = {r["card"] for r in g}
         best = max(g, key=lambda r: r["confidence"])
         if best["confidence"] < MIN_REPORTED:
             continue
-        if len(ids) > 1 and min(r["confidence"] for r in g) < DISAGREE_IGNORED:
+        # a reading far larger than the typical index is two glyphs of a card's picture taken for
+        # a rank and a suit: it neither names the card nor vetoes the reading of its index
+        index = [r for r in g if not (typical and r["scale"] > MAX_SCALE_RATIO * typical)]
+        ids = {r["card"] for r in index}
+        if not index:
+            card, conf = None, best["confidence"]
+        elif len(ids) > 1 and min(r["confidence"] for r in index) < DISAGREE_IGNORED:
             # the other corner is a weak guess, not a second opinion
-            card = best["card"] if best["confidence"] >= threshold else None
-            conf = best["confidence"]
+            surest = max(index, key=lambda r: r["confidence"])
+            card = surest["card"] if surest["confidence"] >= threshold else None
+            conf = surest["confidence"]
         elif len(ids) > 1:
-            card, conf = None, float(min(r["confidence"] for r in g))
+            card, conf = None, float(min(r["confidence"] for r in index))
         else:
-            conf = 1.0 - float(np.prod([1.0 - r["confidence"] for r in g]))
-            card = best["card"] if best["confidence"] >= threshold or (len(g) == 2 and conf >= threshold) else None
-        if typical and max(r["scale"] for r in g if r["card"] == best["card"]) > MAX_SCALE_RATIO * typical:
-            # any reading of it far larger than the typical index: glyphs of a card's picture
-            card = None
-        support = [r for r in g if r["card"] == card]
+            surest = max(index, key=lambda r: r["confidence"])
+            conf = 1.0 - float(np.prod([1.0 - r["confidence"] for r in index]))
+            card = (surest["card"] if surest["confidence"] >= threshold or (len(index) == 2 and conf >= threshold)
+                    else None)
+        support = [r for r in index if r["card"] == card]
         if card is not None and all(r["crowded"] and r["mlp_p"] < CROWDED_CONFIRM for r in support):
             # a glyph with ink crowding it (another card's edge across it, a pip joined to it) may
             # be cut or misjoined: named only when the MLP, from other features, reads the same card
@@ -701,13 +706,14 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
         # a card read twice at very different sizes takes its outline from the smaller reading
         # that names it: the larger one is two pips of its picture, spaced wider than the index
         # (another corner's weak guess of a different card does not place it)
-        ref = min((r for r in g if r["card"] == best["card"]), key=lambda r: r["scale"])
+        placed_by = card if card is not None else best["card"]
+        ref = min((r for r in g if r["card"] == placed_by), key=lambda r: r["scale"])
         alike = [r for r in g if max(r["scale"], ref["scale"]) < SAME_SIZE * min(r["scale"], ref["scale"])]
         quad = np.mean([_orient(r["quad"], ref["quad"]) for r in alike], axis=0)
         cards.append({"card": card, "face": "up", "confidence": round(conf, 4), "quad": quad})
         supports.append(support)
         if card is not None:
-            named.append((quad, float(np.mean([r["scale"] for r in alike])), len(g) == 2, card))
+            named.append((quad, float(np.mean([r["scale"] for r in alike])), len(index) == 2, card))
     # a pack has each card once: a card read sure, at its index size, at another place is claimed
     # in two places (a misread elsewhere; an outline placed from the third index of a deck printing
     # four), and either may be wrong
