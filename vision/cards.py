@@ -66,6 +66,7 @@ MIN_REPORTED = 0.3        # weaker readings are not reported at all (a card regi
 DISAGREE_IGNORED = 0.4    # a reading this unsure does not veto the other corner's
 CNN_GATE = 0.1            # hypotheses the MLP gives at least this p(index) are read by the CNN too
 CNN_WEIGHT = 1.0          # the CNN's share of the combined probabilities (the MLP only chooses what it reads)
+AGREE_CNN, AGREE_MLP = 0.5, 0.9  # a reading the CNN gives this and the MLP this: both opinions count
 SPLIT_CONFIDENT = 0.98    # two different readings both this sure are two cards, not one card's corners
 CORNER_FIT = 0.13         # ... unless each lies this close to where the other puts the card's opposite corner
 MAX_SCALE_RATIO = 1.5     # a reading this much larger than the picture's typical index is a picture's glyphs
@@ -621,10 +622,14 @@ def read_indices(work: np.ndarray, model: CardModel, cnn=None) -> list[dict]:
         rk = int(np.argmax(pr[k, :-1]))
         sk = int(np.argmax(ps[k]))
         conf = float(pr[k, rk] / max(1e-9, p_index[k]) * ps[k, sk] * min(1.0, p_index[k] / 0.9))
+        mlp_p = float(mlp_rank[k, rk] * mlp_suit[k, sk])
+        if cnn is not None and conf >= AGREE_CNN and mlp_p >= AGREE_MLP:
+            # two readers, one from the pixels and one from their gradients, name the same card
+            conf = 1.0 - (1.0 - conf) * (1.0 - mlp_p)
         out.append({"centre": cand.centre[k], "down": cand.down[k], "scale": float(cand.scale[k]),
                     "blobs": set(int(v) for v in cand.blobs[k]),
                     "p_index": float(p_index[k]), "card": RANK_CLASSES[rk] + SUIT_CLASSES[sk],
-                    "confidence": conf, "mlp_p": float(mlp_rank[k, rk] * mlp_suit[k, sk]),
+                    "confidence": conf, "mlp_p": mlp_p,
                     "crowded": bool(cand.crowded[k]),
                     "quad": _card_quad(cand.centre[k], cand.down[k], cand.scale[k], model.geometry)})
     return _nms(out)
