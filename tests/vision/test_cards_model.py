@@ -145,14 +145,15 @@ def test_a_card_read_sure_at_two_places_is_not_named(monkeypatch):
 
 def test_a_four_index_decks_third_index_does_not_place_the_card(monkeypatch):
     """Decks that print four indices.  A jack read at its top-left index (paired with a cover card's
-    misread corner: abstained on) and, turned against it, at the index below it on the same long
+    misread corner) and, turned against it, at the index below it on the same long
     side, which takes it for the far corner and puts the outline a card's width to the left: the
     jack is claimed at two places, not named.  Read at both far corners, the third index (the
     top-right one, the same way up) lies where the card prints one: the jack is named once."""
     top_left = _reading("JD", (100, 100), (0, 1), blobs=(1, 2))
     misread = _reading("KC", _far_corner(top_left), (0, -1), confidence=0.88, blobs=(3, 4))
     below = _reading("JD", (100, _far_corner(top_left)[1]), (0, -1), blobs=(5, 6))
-    assert [card for card, _ in _cards_from([top_left, misread, below], monkeypatch)] == [None, None]
+    cards = [card for card, _ in _cards_from([top_left, misread, below], monkeypatch)]
+    assert "JD" not in cards and None in cards
     far = _reading("JD", _far_corner(top_left), (0, -1), blobs=(7, 8))
     top_right = _reading("JD", (_far_corner(top_left)[0], 100), (0, 1), blobs=(9, 10))
     found = _cards_from([top_left, far, top_right], monkeypatch)
@@ -289,3 +290,14 @@ def test_the_mlp_alone_is_not_a_second_opinion_on_itself(monkeypatch):
     queen, hearts = C.RANK_CLASSES.index("Q"), C.SUIT_CLASSES.index("H")
     (reading,) = _one_hypothesis(monkeypatch, _Fixed(queen, 0.7, hearts, 1.0), None)
     assert reading["confidence"] == pytest.approx(0.7, abs=1e-6)
+
+
+@pytest.mark.parametrize("mlp_p, named", [(0.95, "6D"), (0.6, None)])
+def test_corners_disagreeing_name_the_one_both_readers_are_sure_of(monkeypatch, mlp_p, named):
+    """A six of diamonds read at one corner (CNN 0.97) and an eight of diamonds, unsure (0.6), at the
+    other.  With the MLPs also sure of the six (0.95) it is named; with the MLPs unsure of it the
+    corners' disagreement stands and the card is not named."""
+    six = _reading("6D", (300, 120), (0, 1), confidence=0.97, mlp_p=mlp_p, blobs=(1, 2))
+    eight = _opposite_reading("8D", six, 10.0, confidence=0.6)
+    eight["mlp_p"] = 0.3
+    assert [card for card, _ in _cards_from([six, eight], monkeypatch)] == [named]
