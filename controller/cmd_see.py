@@ -19,6 +19,7 @@ import time
 import cv2
 
 from vision.calibrate import Calibration, CalibrationError
+from vision.cards import DEFAULT_THRESHOLD
 from vision.imaging import ImageError, load_image
 from vision.see import KINDS, SeeError, annotate, see
 
@@ -30,7 +31,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print Contract 2 JSON")
     p.add_argument("--annotate", metavar="OUT.png", help="write the picture with what was read drawn on it")
     p.add_argument("--threshold", type=float, default=None,
-                   help="card confidence below which a card is reported as unread (default 0.95)")
+                   help=f"card confidence below which a card is reported as unread (default {DEFAULT_THRESHOLD})")
     p.add_argument("--lang", choices=("ro", "en"), default=os.environ.get("MASA_LANG", "ro"),
                    help="language of the summary (default: $MASA_LANG or ro)")
 
