@@ -667,8 +667,8 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
             groups += [[g[0]], [g[1]]]
         else:
             groups.append(g)
-    # surest first; at equal confidence a card read at both corners first
-    for g in sorted(groups, key=lambda g: (-round(max(r["confidence"] for r in g), 3), -len(g))):
+    # surest first; at equal confidence a card read the same at both corners first
+    for g in sorted(groups, key=lambda g: (-round(max(r["confidence"] for r in g), 3), -_agreeing(g))):
         # a weak or odd-sized reading inside a card already read (a pip and a corner glyph) is not
         # another card; a confident one of the right size is a card lying on top of it, unless
         # a card read at both of its corners is entirely visible (nothing lies on top of it) or
@@ -724,7 +724,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
         cards.append({"card": card, "face": "up", "confidence": round(conf, 4), "quad": quad})
         supports.append(support)
         if card is not None:
-            named.append((quad, float(np.mean([r["scale"] for r in alike])), len(index) == 2, card))
+            named.append((quad, float(np.mean([r["scale"] for r in alike])), len(support) == 2, card))
     # a pack has each card once: a card read sure, at its index size, at another place is claimed
     # in two places (a misread elsewhere; an outline placed from the third index of a deck printing
     # four), and either may be wrong
@@ -747,6 +747,12 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
     for c in cards:
         c["quad"] = [[round(float(x) / scale, 1), round(float(y) / scale, 1)] for x, y in c["quad"]]
     return cards
+
+
+def _agreeing(g: list[dict]) -> int:
+    """How many readings of a group name the card its surest reading names."""
+    surest = max(g, key=lambda r: r["confidence"])
+    return sum(r["card"] == surest["card"] for r in g)
 
 
 def _sure_by_both(reading: dict, threshold: float) -> bool:

@@ -301,3 +301,16 @@ def test_corners_disagreeing_name_the_one_both_readers_are_sure_of(monkeypatch, 
     eight = _opposite_reading("8D", six, 10.0, confidence=0.6)
     eight["mlp_p"] = 0.3
     assert [card for card, _ in _cards_from([six, eight], monkeypatch)] == [named]
+
+
+def test_a_weak_guess_at_a_cards_other_corner_does_not_make_it_whole(monkeypatch):
+    """A fan: the two of clubs read at its index, which sticks out beside the queen of hearts lying
+    on it, and a weak guess (a king, 0.3) at its other corner, under the queen; the queen read sure
+    at both corners, inside the two's outline (its index printed a little larger).  The weak guess
+    does not make the two "read at both corners, so nothing lies on it": the queen is named too."""
+    two = _reading("2C", (100, 100), (0, 1), scale=12.0, blobs=(1, 2))
+    guess = _opposite_reading("KH", two, 12.0, confidence=0.3)
+    queen = _reading("QH", (110, 104), (0, 1), confidence=0.9999, blobs=(3, 4))
+    queen_far = _reading("QH", _far_corner(queen), (0, -1), confidence=0.9999, blobs=(5, 6))
+    found = [card for card, _ in _cards_from([two, guess, queen, queen_far], monkeypatch)]
+    assert sorted(found) == ["2C", "QH"]
