@@ -673,9 +673,11 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
         # another card; a confident one of the right size is a card lying on top of it, unless
         # a card read at both of its corners is entirely visible (nothing lies on top of it) or
         # it names that same card (a pack has each card once: a glyph of its picture)
+        # (in a pile turned a little, both corners of the card below may show: a card read the same
+        # and sure at both corners, exactly where each puts the other, lies on top of it)
         if any(all(_inside(q, r["centre"]) and (whole or r["confidence"] < threshold or r["card"] == name or
                                                  not 0.7 < r["scale"] / sc < 1.4) for r in g)
-               for q, sc, whole, name in named):
+               for q, sc, whole, name in named) and not _read_at_both_corners(g, threshold):
             continue
         # a pack has each card once: a card already named, read again at another size, is a
         # glyph of a picture paired with something else, not a second copy
@@ -753,6 +755,13 @@ def _agreeing(g: list[dict]) -> int:
     """How many readings of a group name the card its surest reading names."""
     surest = max(g, key=lambda r: r["confidence"])
     return sum(r["card"] == surest["card"] for r in g)
+
+
+def _read_at_both_corners(g: list[dict], threshold: float) -> bool:
+    """Whether a group is one card read the same and sure at its two index corners, each reading
+    where the other puts the card's opposite corner."""
+    return (len(g) == 2 and g[0]["card"] == g[1]["card"] and min(r["confidence"] for r in g) >= threshold
+            and _corners_of_one_card(g[0], g[1]))
 
 
 def _sure_by_both(reading: dict, threshold: float) -> bool:

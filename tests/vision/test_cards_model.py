@@ -314,3 +314,18 @@ def test_a_weak_guess_at_a_cards_other_corner_does_not_make_it_whole(monkeypatch
     queen_far = _reading("QH", _far_corner(queen), (0, -1), confidence=0.9999, blobs=(5, 6))
     found = [card for card, _ in _cards_from([two, guess, queen, queen_far], monkeypatch)]
     assert sorted(found) == ["2C", "QH"]
+
+
+def test_a_card_read_at_both_corners_inside_another_read_so_lies_on_it(monkeypatch):
+    """A pile turned a little: both corners of the five of spades below show, and the eight of spades
+    on top is read sure at both of its corners, inside the five's outline.  Both are named (before,
+    a card read at both corners was taken to have nothing on it, and the eight was lost).  A sure
+    reading at one corner only, inside the five, stays a glyph of it."""
+    five = _reading("5S", (100, 100), (0, 1), scale=12.0, blobs=(1, 2))
+    five_far = _reading("5S", _far_corner(five), (0, -1), scale=12.0, blobs=(3, 4))
+    eight = _reading("8S", (110, 104), (0, 1), confidence=0.9999, blobs=(5, 6))
+    eight_far = _reading("8S", _far_corner(eight), (0, -1), confidence=0.9999, blobs=(7, 8))
+    found = [card for card, _ in _cards_from([five, five_far, eight, eight_far], monkeypatch)]
+    assert sorted(found) == ["5S", "8S"]
+    found = [card for card, _ in _cards_from([five, five_far, eight], monkeypatch)]
+    assert found == ["5S"]
