@@ -54,7 +54,7 @@ import cv2
 import numpy as np
 
 from vision import card_cnn
-from vision.card_regions import card_regions
+from vision.card_regions import CARD_LENGTH, card_regions
 from vision.imaging import check_frame
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "cards.npz"
@@ -652,9 +652,12 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
     votes = [r["scale"] for r in readings if r["confidence"] >= SCALE_VOTE]
     typical = float(np.median(votes)) if votes else 0.0
     size = _picture_card_size(readings)
-    if size != 1.0:
-        for r in readings:
-            r["quad"] = r["centre"] + (r["quad"] - r["centre"]) * size
+    longest = CARD_LENGTH[1] * work.shape[1]
+    for r in readings:
+        # no card is longer than the camera's framing allows (a deck spacing its index wider than
+        # the geometry's median would put its outlines off the cards)
+        length = float(np.linalg.norm(r["quad"][3] - r["quad"][0])) * size
+        r["quad"] = r["centre"] + (r["quad"] - r["centre"]) * size * min(1.0, longest / length)
     cards = []
     named: list[tuple[np.ndarray, float, bool, str]] = []
     supports: list[list[dict]] = []     # the readings that name each card of ``cards``

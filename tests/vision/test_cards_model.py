@@ -329,3 +329,22 @@ def test_a_card_read_at_both_corners_inside_another_read_so_lies_on_it(monkeypat
     assert sorted(found) == ["5S", "8S"]
     found = [card for card, _ in _cards_from([five, five_far, eight], monkeypatch)]
     assert found == ["5S"]
+
+
+def test_no_outline_is_longer_than_the_framing_allows(monkeypatch):
+    """A deck spacing its index wider than the geometry's median: a reading at 20 px would put a card
+    192 px long on a 640 px wide picture, where cards are at most CARD_LENGTH[1] of the width.  Its
+    outline is shrunk to that, towards its index (which stays in the card's corner); a reading of
+    a usual size keeps its outline."""
+    from vision.card_regions import CARD_LENGTH
+    wide = _reading("7D", (200, 150), (0, 1), scale=20.0, blobs=(1, 2))
+    usual = _reading("KC", (450, 150), (0, 1), scale=8.0, blobs=(3, 4))
+    monkeypatch.setattr(C, "read_indices", lambda work, model, cnn=None: [wide, usual])
+    found = {c["card"]: np.asarray(c["quad"]) for c in C.find_cards(np.full((480, 640, 3), 90, np.uint8),
+                                                                    cnn=False, regions=False)}
+    length = np.linalg.norm(found["7D"][3] - found["7D"][0])
+    assert length == pytest.approx(CARD_LENGTH[1] * 640, rel=1e-3)
+    shrink = length / np.linalg.norm(wide["quad"][3] - wide["quad"][0])
+    expected = wide["centre"] + (wide["quad"] - wide["centre"]) * shrink
+    assert np.allclose(found["7D"], expected, atol=0.1)
+    assert np.allclose(found["KC"], usual["quad"], atol=0.1)
