@@ -35,6 +35,7 @@ otherwise a reading without 15 checkers a side has no Position ID.  Dice: vision
 from __future__ import annotations
 
 import base64
+import functools
 
 import cv2
 import numpy as np
@@ -193,6 +194,17 @@ _LAYOUT_LINES = (
 
 
 MAX_LAYOUT_SCORE = LAYOUT_LINE_CAP * len(_LAYOUT_LINES)   # every drawn line shows at its cap
+
+
+def _same_extent(lines) -> dict[tuple[bool, float, float], list[int]]:
+    """The drawn lines (_LAYOUT_LINES) of one direction and extent: (vertical?, from, to) -> their indices."""
+    groups: dict[tuple[bool, float, float], list[int]] = {}
+    for i, (upright, _, a, b) in enumerate(lines):
+        groups.setdefault((upright, a, b), []).append(i)
+    return groups
+
+
+_LAYOUT_LINE_GROUPS = _same_extent(_LAYOUT_LINES)     # looked at together (_layout_score)
 
 
 def _order_corners(pts: np.ndarray) -> np.ndarray:
@@ -372,8 +384,10 @@ def _layout_edges(image_bgra: np.ndarray, quad: np.ndarray):
     gx_max = gy_max = None
     for channel in cv2.split(top)[:3]:
         log = cv2.LUT(channel, _LOG_GREY)
-        gx = cv2.absdiff(cv2.Sobel(log, cv2.CV_32F, 1, 0, ksize=3, scale=0.125), 0.0)
-        gy = cv2.absdiff(cv2.Sobel(log, cv2.CV_32F, 0, 1, ksize=3, scale=0.125), 0.0)
+        gx = cv2.Sobel(log, cv2.CV_32F, 1, 0, ksize=3, scale=0.125)
+        gy = cv2.Sobel(log, cv2.CV_32F, 0, 1, ksize=3, scale=0.125)
+        np.abs(gx, out=gx)              # in place: fewer large pictures made
+        np.abs(gy, out=gy)
         gx_max = gx if gx_max is None else cv2.max(gx_max, gx, dst=gx_max)
         gy_max = gy if gy_max is None else cv2.max(gy_max, gy, dst=gy_max)
     return H, gx_max, gy_max
@@ -381,19 +395,25 @@ def _layout_edges(image_bgra: np.ndarray, quad: np.ndarray):
 
 def _layout_score(gx: np.ndarray, gy: np.ndarray) -> float:
     """How well the drawn lines show: per line, the median of its edge strength (within 1 mm) over
-    the strongest edge LAYOUT_BESIDE to either side; summed over the lines, each capped."""
+    the strongest edge LAYOUT_BESIDE to either side; summed over the lines, each capped.  The lines
+    of one direction and extent are taken together (_LAYOUT_LINE_GROUPS), and the edges within 1 mm
+    (the largest of three pixels across the line) only where they are looked at."""
     m = LAYOUT_MARGIN
-    gx = cv2.dilate(gx, np.ones((1, 3), np.uint8))
-    gy = cv2.dilate(gy, np.ones((3, 1), np.uint8))
-    total = 0.0
     off = int(LAYOUT_BESIDE)
-    for upright, pos, a, b in _LAYOUT_LINES:
-        p, a, b = int(round(pos + m)), int(a + m + 3), int(b + m - 3)
-        if upright:
-            on, beside = gx[a:b, p], np.maximum(gx[a:b, p - off], gx[a:b, p + off])
-        else:
-            on, beside = gy[p, a:b], np.maximum(gy[p - off, a:b], gy[p + off, a:b])
-        total += min(max(median(on - beside), -LAYOUT_LINE_CAP), LAYOUT_LINE_CAP)
+    medians = [0.0] * len(_LAYOUT_LINES)
+    for (upright, a, b), lines in _LAYOUT_LINE_GROUPS.items():
+        across = gx if upright else gy.T         # rows along the lines, columns across them
+        along = slice(int(a + m + 3), int(b + m - 3))
+        p = np.array([int(round(_LAYOUT_LINES[i][1] + m)) for i in lines])
+        q = np.concatenate([p - off, p, p + off])
+        # within 1 mm: the largest of three pixels across the line
+        near = np.maximum(np.maximum(across[along, q - 1], across[along, q]), across[along, q + 1])
+        before, on, after = np.split(near, 3, axis=1)
+        for i, v in zip(lines, median_last_axis((on - np.maximum(before, after)).T)):
+            medians[i] = float(v)
+    total = 0.0
+    for v in medians:
+        total += min(max(v, -LAYOUT_LINE_CAP), LAYOUT_LINE_CAP)
     return total
 
 
@@ -564,29 +584,42 @@ def _rim_polarity(view: _View, x_mm: float, base_mm: float, d: float, end_mm: fl
     return float(np.mean(light) - np.mean(dark))
 
 
+@functools.lru_cache(maxsize=8)
+def _arc_samples(start: float, end: float, samples: int, radius: float):
+    """(x offsets, y offsets) from a centre of _arc_response's samples, (radius, 1, angle) for the three
+    radii, and their directions in float32 (x, y): the same for every stack growing the same way, so
+    made once (read-only)."""
+    ang = np.linspace(start, end, samples, endpoint=False)
+    nx, ny = np.cos(ang), np.sin(ang)
+    radii = np.array([radius - 1.5, radius, radius + 1.5])[:, None, None]
+    out = (radii * nx[None, None, :], radii * ny[None, None, :], nx.astype(np.float32), ny.astype(np.float32))
+    for a in out:
+        a.flags.writeable = False
+    return out
+
+
 def _arc_response(gx: np.ndarray, gy: np.ndarray, columns_x, centres_y: np.ndarray, radius: float,
                   arc) -> np.ndarray:
     """vision.board_outline.ring_response(..., samples=24, arc=arc, band=1.5, percentile=ARC_PERCENTILE)
     at the centres (x, y) for every x in ``columns_x`` and y in ``centres_y`` (all of the first column,
     then all of the next), in float32: the three radii and the columns in one go, gradients read by flat
-    index and the percentile taken by a partial sort (several times faster)."""
+    index (32-bit: the board part has far fewer than 2**31 pixels) and the percentile's two order
+    statistics read off each row sorted (NumPy's vectorised sort of many short rows is several times
+    faster than its partial sort of each; the same values)."""
     samples = 24
-    ang = np.linspace(arc[0], arc[1], samples, endpoint=False)
-    nx, ny = np.cos(ang), np.sin(ang)
-    nx32, ny32 = nx.astype(np.float32), ny.astype(np.float32)
+    across_x, across_y, nx32, ny32 = _arc_samples(float(arc[0]), float(arc[1]), samples, float(radius))
     h, w = gx.shape
-    radii = np.array([radius - 1.5, radius, radius + 1.5])[:, None, None]
-    rows = np.rint(centres_y[None, :, None] + radii * ny[None, None, :]).astype(np.int64)         # radius, y, angle
-    columns = np.rint(np.asarray(columns_x, np.float64)[None, :, None] + radii * nx[None, None, :]).astype(np.int64)
+    rows = np.rint(centres_y[None, :, None] + across_y).astype(np.int32)                 # radius, y, angle
+    columns = np.rint(np.asarray(columns_x, np.float64)[None, :, None] + across_x).astype(np.int32)
     index = (np.minimum(np.maximum(rows, 0), h - 1) * w)[:, None, :, :] \
-        + np.minimum(np.maximum(columns, 0), w - 1)[:, :, None, :]                                   # radius, x, y, angle
+        + np.minimum(np.maximum(columns, 0), w - 1)[:, :, None, :]                           # radius, x, y, angle
     gxs, gys = gx.ravel().take(index), gy.ravel().take(index)
     radial = np.abs(gxs * nx32 + gys * ny32) - np.abs(gys * nx32 - gxs * ny32)
     best = radial.max(axis=0).reshape(-1, samples)
     rank = ARC_PERCENTILE / 100.0 * (samples - 1)
     lo = int(np.floor(rank))
-    part = np.partition(best, (lo, lo + 1), axis=1)
-    return part[:, lo] + (rank - lo) * (part[:, lo + 1] - part[:, lo])
+    ordered = np.sort(best, axis=1)
+    return ordered[:, lo] + (rank - lo) * (ordered[:, lo + 1] - ordered[:, lo])
 
 
 def _stack_response(view: _View, axis, max_len_mm: float) -> tuple[np.ndarray, np.ndarray]:
@@ -827,6 +860,17 @@ def _fits_stack_of(view: _View, axis, total: int) -> bool:
                                       beyond=float(centres.max()) if len(centres) else -np.inf))
 
 
+def _comb(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """A stack of n evenly filling a point (_overlapped_count), a row per shift of it (-1.5 to 3 mm):
+    its inner checkers' centres and the places where neighbouring checkers' rims meet (mm from the base)."""
+    spacing = (TABLE_POINT_L - 2 * CHECKER_R) / (n - 1)
+    centres = CHECKER_R + np.arange(-1.5, 3.1, STEP_MM)[:, None] + spacing * np.arange(n)[None, :]
+    return centres[:, 1:-1], centres[:, :-1] + spacing / 2
+
+
+_COMBS = {n: _comb(n) for n in range(6, 16)}     # the stacks of more than five a point may hold
+
+
 def _overlapped_count(response: np.ndarray, ts: np.ndarray) -> int:
     """The count of a stack of more than five, which overlaps evenly to fill the point (the
     renderer's and the usual way to fit them).  Along such a stack the near-arc response is high
@@ -839,12 +883,7 @@ def _overlapped_count(response: np.ndarray, ts: np.ndarray) -> int:
     row = response.astype(np.float32)[None, :]
     high, low = cv2.dilate(row, kernel)[0], cv2.erode(row, kernel)[0]
     best_n, best_score = 6, -np.inf
-    shifts = np.arange(-1.5, 3.1, STEP_MM)[:, None]
-    for n in range(6, 16):
-        spacing = (TABLE_POINT_L - 2 * CHECKER_R) / (n - 1)
-        centres = CHECKER_R + shifts + spacing * np.arange(n)[None, :]       # a row per shift
-        inner = centres[:, 1:-1]
-        between = centres[:, :-1] + spacing / 2
+    for n, (inner, between) in _COMBS.items():
         scores = (np.interp(inner.ravel(), ts, high).reshape(inner.shape).mean(axis=1)
                   - np.interp(between.ravel(), ts, low).reshape(between.shape).mean(axis=1))
         i = int(np.argmax(scores))
@@ -859,7 +898,7 @@ def _missed_in_gaps(centres_mm: np.ndarray) -> int:
     if len(centres_mm) < 4:
         return 0
     gaps = np.diff(centres_mm)
-    usual = float(np.median(gaps))
+    usual = median(gaps)
     if usual >= 2 * CHECKER_R - 2.0:
         return 0                        # touching checkers: a gap is an empty stretch, not a missed rim
     missed = 0
@@ -965,9 +1004,9 @@ def read(image, calibration=None) -> dict:
     bars = [_stack(view, table_bar_axis(h), bar_len) for h in ("top", "bottom")]
     trays = [_tray(view, w) for w in ("bottom", "top")]
     fx, fy = view.px(TABLE_FRAME + 60, TABLE_H / 2)
-    field = float(np.median(view.gray[int(fy) - 10:int(fy) + 10, int(fx) - 40:int(fx) + 40]))
+    field = median(view.gray[int(fy) - 10:int(fy) + 10, int(fx) - 40:int(fx) + 40])
     fx, fy = view.px(TABLE_FRAME + 60, TABLE_FRAME * 0.5)
-    field /= max(8.0, float(np.median(view.gray[int(fy) - 4:int(fy) + 5, int(fx) - 40:int(fx) + 40])))
+    field /= max(8.0, median(view.gray[int(fy) - 4:int(fy) + 5, int(fx) - 40:int(fx) + 40]))
     glared = ([_glare_share(view, table_point_axis(p), TABLE_POINT_L, CHECKER_R) >= GLARE_SHARE if n else False
                for p, (n, _, _) in zip(range(1, 25), stacks)]
               + [_glare_share(view, table_bar_axis(h), bar_len, CHECKER_R) >= GLARE_SHARE if n else False

@@ -78,14 +78,16 @@ def shade_tolerant(lab: np.ndarray) -> np.ndarray:
 
 
 def _table_model(lab: np.ndarray, border: int, seed: int = 0) -> np.ndarray:
-    """Up to three Lab colour centres of the table, from the frame's border strip.  The k-means++
-    start is drawn from OpenCV's random generator, seeded with ``seed`` first: the same picture
-    always gives the same centres, whatever ran before."""
+    """Up to three colour centres of the table (in the shade-tolerant space, shade_tolerant), from the
+    frame's border strip of ``lab`` (OpenCV's 8-bit Lab).  The k-means++ start is drawn from OpenCV's
+    random generator, seeded with ``seed`` first: the same picture always gives the same centres,
+    whatever ran before."""
     strips = [lab[:border].reshape(-1, 3), lab[-border:].reshape(-1, 3),
               lab[:, :border].reshape(-1, 3), lab[:, -border:].reshape(-1, 3)]
-    samples = np.concatenate(strips).astype(np.float32)
+    samples = np.concatenate(strips)
     if len(samples) > 4000:
         samples = samples[:: len(samples) // 4000]
+    samples = shade_tolerant(samples)          # the samples only: the whole picture may not need it
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
     cv2.setRNGSeed(seed)
     _, labels, centres = cv2.kmeans(samples, 3, None, criteria, 2, cv2.KMEANS_PP_CENTERS,
@@ -97,18 +99,22 @@ def _table_model(lab: np.ndarray, border: int, seed: int = 0) -> np.ndarray:
 
 
 def _nearest_distance2(lab: np.ndarray, centres: np.ndarray) -> np.ndarray:
-    """Squared distance of every pixel of ``lab`` (h, w, 3 float32) to the nearest of ``centres``, summed
-    channel by channel: the same values as foreground_mask's sum over the last axis, several times faster."""
+    """Squared distance of every pixel of ``lab`` (h, w, 3: OpenCV's 8-bit Lab) in the shade-tolerant
+    space (shade_tolerant) to the nearest of ``centres``, summed channel by channel: the same values as
+    foreground_mask's sum over the last axis, several times faster.  A channel has 256 values, so its
+    squared differences (float32, as the sum over the last axis takes them) are looked up in a table."""
+    L, a, b = cv2.split(lab)
+    levels = np.arange(256, dtype=np.float32)
     dist2 = np.full(lab.shape[:2], np.inf, np.float32)
     d = np.empty(lab.shape[:2], np.float32)
     d2 = np.empty(lab.shape[:2], np.float32)
     for c in np.asarray(centres, np.float32):
-        np.subtract(lab[..., 0], c[0], out=d)
-        np.multiply(d, d, out=d2)
-        for i in (1, 2):
-            np.subtract(lab[..., i], c[i], out=d)
-            d *= d
-            d2 += d
+        # shade_tolerant's channels (a, b, SHADE_WEIGHT * ln(L)) less the centre's, squared; summed in that order
+        cv2.LUT(a, (levels - c[0]) * (levels - c[0]), dst=d2)
+        cv2.LUT(b, (levels - c[1]) * (levels - c[1]), dst=d)
+        d2 += d
+        cv2.LUT(L, (_LOG_L - c[2]) * (_LOG_L - c[2]), dst=d)
+        d2 += d
         np.minimum(dist2, d2, out=dist2)
     return dist2
 
@@ -128,12 +134,13 @@ def foreground_mask(image: np.ndarray, work_width: int = WORK_WIDTH,
     small = cv2.resize(image, (int(round(w * scale)), int(round(h * scale))), interpolation=cv2.INTER_AREA) \
         if scale < 1.0 else image
     small = cv2.medianBlur(small, 5)
-    lab = shade_tolerant(cv2.cvtColor(small, cv2.COLOR_BGR2LAB))
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
     border = max(3, int(min(small.shape[:2]) * BORDER_FRACTION))
     centres = _table_model(lab, border, seed)
     if fast_distance:
         dist2 = _nearest_distance2(lab, centres)
     else:
+        lab = shade_tolerant(lab)
         dist2 = np.full(lab.shape[:2], np.inf, np.float32)
         for c in centres:
             d = lab - c[None, None, :].astype(np.float32)

@@ -62,10 +62,8 @@ def _pips(gray: np.ndarray, px_per_mm: float):
     bh = cv2.GaussianBlur(cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel), (0, 0), 1.0)
     pip_d = _pip_window(px_per_mm)
     peaks = (bh >= cv2.dilate(bh, np.ones((pip_d, pip_d), np.uint8))) & (bh > PIP_MIN_DARKNESS)
-    found = cv2.findNonZero(peaks.view(np.uint8))        # as np.nonzero gives them (row by row), faster
-    found = found.reshape(-1, 2) if found is not None else np.zeros((0, 2), np.int32)
-    xs, ys = found[:, 0], found[:, 1]
-    out: list[tuple[float, float]] = []
+    # row by row, as np.nonzero gives them; the flat indices are much faster to find than np.nonzero's pairs
+    ys, xs = np.divmod(np.flatnonzero(peaks), peaks.shape[1])
     # a pip is much darker than the face round it: by a fixed step, or (a die in shadow, whose face is
     # dim) by most of the face's brightness
     bright = cv2.dilate(gray, np.ones((3 * pip_d, 3 * pip_d), np.uint8))
@@ -73,9 +71,15 @@ def _pips(gray: np.ndarray, px_per_mm: float):
     drop = face_level - gray[ys, xs].astype(np.int32)
     keep = (drop > 2 * PIP_MIN_DARKNESS) | (drop > PIP_DIM_SHARE * face_level)
     xs, ys = xs[keep], ys[keep]
-    for x, y in sorted(zip(xs.tolist(), ys.tolist()), key=lambda p: -int(bh[p[1], p[0]])):
-        if all((x - a) ** 2 + (y - b) ** 2 > (0.6 * pip_d) ** 2 for a, b in out):
+    # the darkest first (ties row by row); each keeps off the later ones within 0.6 of a pip's diameter
+    order = np.argsort(-bh[ys, xs].astype(np.int32), kind="stable")
+    xs, ys = xs[order], ys[order]
+    taken_near = np.zeros(len(xs), bool)
+    out: list[tuple[float, float]] = []
+    for i, (x, y) in enumerate(zip(xs.tolist(), ys.tolist())):
+        if not taken_near[i]:
             out.append((float(x), float(y)))
+            taken_near |= (xs - x) ** 2 + (ys - y) ** 2 <= (0.6 * pip_d) ** 2     # one row: memory stays O(n)
     return out
 
 
@@ -91,7 +95,7 @@ def _face_at(gray: np.ndarray, x: float, y: float, px_per_mm: float):
     reach = int(ring_r + 3) + 2
     wx0, wy0 = max(x0, int(x) - reach), max(y0, int(y) - reach)
     wx1, wy1 = min(x1, int(x) + reach + 1), min(y1, int(y) + reach + 1)
-    yy, xx = np.ogrid[wy0:wy1, wx0:wx1]
+    yy, xx = np.arange(wy0, wy1)[:, None], np.arange(wx0, wx1)[None, :]      # np.ogrid's, without its overhead
     d = np.hypot(xx - x, yy - y)
     around = gray[wy0:wy1, wx0:wx1][(d > ring_r) & (d < ring_r + 3)]
     if around.size == 0:
@@ -309,10 +313,12 @@ def _clusters(pips: list, px_per_mm: float) -> list[list[int]]:
             i = group[i]
         return i
 
-    for i in range(n):
-        for j in range(i + 1, n):
-            if (pips[i][0] - pips[j][0]) ** 2 + (pips[i][1] - pips[j][1]) ** 2 <= link ** 2:
-                group[root(i)] = root(j)
+    xy = np.array(pips, np.float64).reshape(-1, 2)
+    for i in range(n - 1):
+        # the later pips within ``link`` of this one, a row at a time (memory stays O(n))
+        close = (xy[i + 1:, 0] - xy[i, 0]) ** 2 + (xy[i + 1:, 1] - xy[i, 1]) ** 2 <= link ** 2
+        for j in np.flatnonzero(close):
+            group[root(i)] = root(i + 1 + int(j))
     out: dict[int, list[int]] = {}
     for i in range(n):
         out.setdefault(root(i), []).append(i)
@@ -343,14 +349,15 @@ def _round_spots(gray: np.ndarray, pips: list, members: list[int], px_per_mm: fl
     pip_r = PIP_R_MM * px_per_mm
     reach = 3 * _pip_window(px_per_mm) // 2     # _pips takes the face's level as near
     a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
+    ring_x, ring_y = 1.6 * pip_r * np.cos(a), 1.6 * pip_r * np.sin(a)
     keep = []
     for j in members:
         x, y = pips[j]
         xi, yi = int(x), int(y)
         face = float(gray[max(0, yi - reach):yi + reach + 1, max(0, xi - reach):xi + reach + 1].max())
         spot = float(gray[yi, xi])
-        rx = pixel_index(x + 1.6 * pip_r * np.cos(a), w)
-        ry = pixel_index(y + 1.6 * pip_r * np.sin(a), h)
+        rx = pixel_index(x + ring_x, w)
+        ry = pixel_index(y + ring_y, h)
         second_darkest = float(np.partition(gray[ry, rx], 1)[1])
         if second_darkest - spot >= PIP_RING_SHARE * max(1.0, face - spot):
             keep.append(j)
@@ -370,7 +377,8 @@ class _EdgesNear:
 
     def __getitem__(self, index):
         yi, xi = index
-        return self.values[yi - self.y0, xi - self.x0]
+        # by flat index: NumPy's take is about twice as fast as its indexing by a pair of index arrays
+        return self.values.take((yi - self.y0) * self.values.shape[1] + (xi - self.x0))
 
 
 def _log_edges_near(gray: np.ndarray, x: float, y: float, reach: int) -> tuple[_EdgesNear, _EdgesNear]:
