@@ -621,7 +621,7 @@ def read_indices(work: np.ndarray, model: CardModel, cnn=None) -> list[dict]:
     for k in np.nonzero(p_index >= 0.5)[0]:
         rk = int(np.argmax(pr[k, :-1]))
         sk = int(np.argmax(ps[k]))
-        conf = float(pr[k, rk] / max(1e-9, p_index[k]) * ps[k, sk] * min(1.0, p_index[k] / 0.9))
+        conf = own = float(pr[k, rk] / max(1e-9, p_index[k]) * ps[k, sk] * min(1.0, p_index[k] / 0.9))
         mlp_p = float(mlp_rank[k, rk] * mlp_suit[k, sk])
         if cnn is not None and conf >= AGREE_CNN and mlp_p >= AGREE_MLP:
             # two readers, one from the pixels and one from their gradients, name the same card
@@ -629,7 +629,7 @@ def read_indices(work: np.ndarray, model: CardModel, cnn=None) -> list[dict]:
         out.append({"centre": cand.centre[k], "down": cand.down[k], "scale": float(cand.scale[k]),
                     "blobs": set(int(v) for v in cand.blobs[k]),
                     "p_index": float(p_index[k]), "card": RANK_CLASSES[rk] + SUIT_CLASSES[sk],
-                    "confidence": conf, "mlp_p": mlp_p,
+                    "confidence": conf, "own_confidence": own, "mlp_p": mlp_p,
                     "crowded": bool(cand.crowded[k]),
                     "quad": _card_quad(cand.centre[k], cand.down[k], cand.scale[k], model.geometry)})
     return _nms(out)
@@ -663,7 +663,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
     supports: list[list[dict]] = []     # the readings that name each card of ``cards``
     groups = []
     for g in _group(readings):
-        if (len(g) == 2 and g[0]["card"] != g[1]["card"] and min(r["confidence"] for r in g) >= SPLIT_CONFIDENT
+        if (len(g) == 2 and g[0]["card"] != g[1]["card"] and min(r["own_confidence"] for r in g) >= SPLIT_CONFIDENT
                 and not _corners_of_one_card(g[0], g[1])):
             # two sure, different readings whose outlines coincide: two cards of a meld or a fan
             # (each index seen), far more often than one card misread at one corner

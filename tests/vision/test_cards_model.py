@@ -67,6 +67,7 @@ def _reading(card, centre, down, confidence=1.0, scale=10.0, blobs=(), crowded=F
     geometry = np.array([-0.6, -1.4, 6.5, 9.6])
     centre, down = np.asarray(centre, float), np.asarray(down, float)
     return {"card": card, "centre": centre, "down": down, "scale": scale, "confidence": confidence,
+            "own_confidence": confidence,
             "blobs": set(blobs), "crowded": crowded, "mlp_p": mlp_p,
             "quad": C._card_quad(centre, down, scale, geometry)}
 
@@ -348,3 +349,16 @@ def test_no_outline_is_longer_than_the_framing_allows(monkeypatch):
     expected = wide["centre"] + (wide["quad"] - wide["centre"]) * shrink
     assert np.allclose(found["7D"], expected, atol=0.1)
     assert np.allclose(found["KC"], usual["quad"], atol=0.1)
+
+
+def test_two_cards_in_one_outline_need_the_cnn_itself_sure_of_both(monkeypatch):
+    """A ten of diamonds read at one corner and, at the other, a king of diamonds the CNN gives 0.90
+    and the MLPs' agreement lifts to 0.99: not two sure, different readings (SPLIT_CONFIDENT is the
+    CNN's own confidence), so one card misread at a corner, not named.  With the CNN itself at
+    0.99 for the king they are two cards of a meld."""
+    ten = _reading("TD", (300, 120), (0, 1), confidence=0.999, blobs=(1, 2))
+    beside = _opposite_reading("KD", ten, 10.0, confidence=0.99)     # a neighbour's index, 20 px aside
+    king = _reading("KD", beside["centre"] + np.array([20.0, 0.0]), beside["down"], confidence=0.99, blobs=(3, 4))
+    lifted = {**king, "own_confidence": 0.90}
+    assert [card for card, _ in _cards_from([ten, lifted], monkeypatch)] == [None]
+    assert sorted(card for card, _ in _cards_from([ten, king], monkeypatch)) == ["KD", "TD"]
