@@ -659,7 +659,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
         length = float(np.linalg.norm(r["quad"][3] - r["quad"][0])) * size
         r["quad"] = r["centre"] + (r["quad"] - r["centre"]) * size * min(1.0, longest / length)
     cards = []
-    named: list[tuple[np.ndarray, float, bool, str]] = []
+    named: list[tuple[np.ndarray, float, str]] = []
     supports: list[list[dict]] = []     # the readings that name each card of ``cards``
     groups = []
     for g in _group(readings):
@@ -673,19 +673,17 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
     # surest first; at equal confidence a card read the same at both corners first
     for g in sorted(groups, key=lambda g: (-round(max(r["confidence"] for r in g), 3), -_agreeing(g))):
         # a weak or odd-sized reading inside a card already read (a pip and a corner glyph) is not
-        # another card; a confident one of the right size is a card lying on top of it, unless
-        # a card read at both of its corners is entirely visible (nothing lies on top of it) or
-        # it names that same card (a pack has each card once: a glyph of its picture)
-        # (in a pile turned a little, both corners of the card below may show: a card read the same
-        # and sure at both corners, exactly where each puts the other, lies on top of it)
-        if any(all(_inside(q, r["centre"]) and (whole or r["confidence"] < threshold or r["card"] == name or
-                                                 not 0.7 < r["scale"] / sc < 1.4) for r in g)
-               for q, sc, whole, name in named) and not _read_at_both_corners(g, threshold):
+        # another card; a confident one of the right size is a card lying on top of it (even on a
+        # card read at both corners: in a pile turned a little both corners of the card below
+        # show), unless it names that same card (a pack has each card once: a glyph of its picture)
+        if any(all(_inside(q, r["centre"]) and (r["confidence"] < threshold or r["card"] == name or
+                                                not 0.7 < r["scale"] / sc < 1.4) for r in g)
+               for q, sc, name in named):
             continue
         # a pack has each card once: a card already named, read again at another size, is a
         # glyph of a picture paired with something else, not a second copy
         if any(all(r["card"] == name and max(r["scale"], sc) > SAME_SIZE * min(r["scale"], sc) for r in g)
-               for q, sc, whole, name in named):
+               for q, sc, name in named):
             continue
         best = max(g, key=lambda r: r["confidence"])
         if best["confidence"] < MIN_REPORTED:
@@ -729,7 +727,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
         cards.append({"card": card, "face": "up", "confidence": round(conf, 4), "quad": quad})
         supports.append(support)
         if card is not None:
-            named.append((quad, float(np.mean([r["scale"] for r in alike])), len(support) == 2, card))
+            named.append((quad, float(np.mean([r["scale"] for r in alike])), card))
     # a pack has each card once: a card read sure, at its index size, at another place is claimed
     # in two places (a misread elsewhere; an outline placed from the third index of a deck printing
     # four), and either may be wrong
@@ -758,13 +756,6 @@ def _agreeing(g: list[dict]) -> int:
     """How many readings of a group name the card its surest reading names."""
     surest = max(g, key=lambda r: r["confidence"])
     return sum(r["card"] == surest["card"] for r in g)
-
-
-def _read_at_both_corners(g: list[dict], threshold: float) -> bool:
-    """Whether a group is one card read the same and sure at its two index corners, each reading
-    where the other puts the card's opposite corner."""
-    return (len(g) == 2 and g[0]["card"] == g[1]["card"] and min(r["confidence"] for r in g) >= threshold
-            and _corners_of_one_card(g[0], g[1]))
 
 
 def _sure_by_both(reading: dict, threshold: float) -> bool:

@@ -317,11 +317,12 @@ def test_a_weak_guess_at_a_cards_other_corner_does_not_make_it_whole(monkeypatch
     assert sorted(found) == ["2C", "QH"]
 
 
-def test_a_card_read_at_both_corners_inside_another_read_so_lies_on_it(monkeypatch):
+def test_a_sure_card_inside_one_read_at_both_corners_lies_on_it(monkeypatch):
     """A pile turned a little: both corners of the five of spades below show, and the eight of spades
-    on top is read sure at both of its corners, inside the five's outline.  Both are named (before,
-    a card read at both corners was taken to have nothing on it, and the eight was lost).  A sure
-    reading at one corner only, inside the five, stays a glyph of it."""
+    on top is read sure, inside the five's outline.  The eight is named, read at both of its corners
+    or at one (before, a card read at both corners was taken to have nothing on it, and the eight
+    was lost; without that rule the 1 400 tuning scenes read 4 more cards and no wrong one).  An
+    unsure reading there (0.9) is not another card."""
     five = _reading("5S", (100, 100), (0, 1), scale=12.0, blobs=(1, 2))
     five_far = _reading("5S", _far_corner(five), (0, -1), scale=12.0, blobs=(3, 4))
     eight = _reading("8S", (110, 104), (0, 1), confidence=0.9999, blobs=(5, 6))
@@ -329,7 +330,9 @@ def test_a_card_read_at_both_corners_inside_another_read_so_lies_on_it(monkeypat
     found = [card for card, _ in _cards_from([five, five_far, eight, eight_far], monkeypatch)]
     assert sorted(found) == ["5S", "8S"]
     found = [card for card, _ in _cards_from([five, five_far, eight], monkeypatch)]
-    assert found == ["5S"]
+    assert sorted(found) == ["5S", "8S"]
+    unsure = {**eight, "confidence": 0.9, "own_confidence": 0.9}
+    assert [card for card, _ in _cards_from([five, five_far, unsure], monkeypatch)] == ["5S"]
 
 
 def test_no_outline_is_longer_than_the_framing_allows(monkeypatch):
