@@ -20,7 +20,8 @@ How it works (details and limits in docs/vision.md):
    convolutional network (vision/card_cnn.py, trained by
    vision/train_card_cnn.py), whose reading is the one kept (the MLPs' own
    probability of that card stays as a second opinion).  Confidence is
-   p(rank) x p(suit).
+   p(rank) x p(suit); when the MLPs give the same card at least 0.9, both
+   opinions count.
 3. Cards.  Readings predict their card's outline from the index geometry; two
    readings of the same card (its two index corners) are merged — if they
    disagree the card is reported with ``card: None``, unless both are sure
@@ -692,23 +693,21 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
         # a rank and a suit: it neither names the card nor vetoes the reading of its index
         index = [r for r in g if not (typical and r["scale"] > MAX_SCALE_RATIO * typical)]
         ids = {r["card"] for r in index}
+        surest = max(index, key=lambda r: r["confidence"]) if index else best
         if not index:
             card, conf = None, best["confidence"]
         elif len(ids) > 1 and min(r["confidence"] for r in index) < DISAGREE_IGNORED:
             # the other corner is a weak guess, not a second opinion
-            surest = max(index, key=lambda r: r["confidence"])
             card = surest["card"] if surest["confidence"] >= threshold else None
             conf = surest["confidence"]
-        elif len(ids) > 1 and _sure_by_both(max(index, key=lambda r: r["confidence"]), threshold) and sorted(
-                r["confidence"] for r in index)[-2] < threshold:
+        elif (len(ids) > 1 and _sure_by_both(surest, threshold)
+              and sorted(r["confidence"] for r in index)[-2] < threshold):
             # one corner sure by both readers, the other unsure: on 1 400 tuning scenes the sure one
             # was right 20 times of 20 (the other was a misread, or another card's index beside it)
-            surest = max(index, key=lambda r: r["confidence"])
             card, conf = surest["card"], surest["confidence"]
         elif len(ids) > 1:
             card, conf = None, float(min(r["confidence"] for r in index))
         else:
-            surest = max(index, key=lambda r: r["confidence"])
             conf = 1.0 - float(np.prod([1.0 - r["confidence"] for r in index]))
             card = (surest["card"] if surest["confidence"] >= threshold or (len(index) == 2 and conf >= threshold)
                     else None)
