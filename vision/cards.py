@@ -20,7 +20,7 @@ How it works (details and limits in docs/vision.md):
    convolutional network (vision/card_cnn.py, trained by
    vision/train_card_cnn.py), whose reading is the one kept (the MLPs' own
    probability of that card stays as a second opinion).  Confidence is
-   p(rank) x p(suit); when the MLPs give the same card at least 0.9, both
+   p(rank) x p(suit); when the MLPs give the same card at least 0.95, both
    opinions count.
 3. Cards.  Readings predict their card's outline from the index geometry; two
    readings of the same card (its two index corners) are merged — if they
@@ -67,7 +67,7 @@ MIN_REPORTED = 0.3        # weaker readings are not reported at all (a card regi
 DISAGREE_IGNORED = 0.4    # a reading this unsure does not veto the other corner's
 CNN_GATE = 0.1            # hypotheses the MLP gives at least this p(index) are read by the CNN too
 CNN_WEIGHT = 1.0          # the CNN's share of the combined probabilities (the MLP only chooses what it reads)
-AGREE_CNN, AGREE_MLP = 0.5, 0.9  # a reading the CNN gives this and the MLP this: both opinions count
+AGREE_CNN, AGREE_MLP = 0.5, 0.95  # a reading the CNN gives this and the MLP this: both opinions count
 SPLIT_CONFIDENT = 0.98    # two different readings both this sure are two cards, not one card's corners
 CORNER_FIT = 0.13         # ... unless each lies this close to where the other puts the card's opposite corner
 MAX_SCALE_RATIO = 1.5     # a reading this much larger than the picture's typical index is a picture's glyphs

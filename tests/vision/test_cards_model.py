@@ -278,7 +278,8 @@ def test_a_reading_both_readers_agree_on_counts_both_opinions(monkeypatch, mlp_p
     """The CNN reads the queen of hearts at 0.7, below the threshold.  With the MLP at 0.95 for the
     same card (at least AGREE_MLP) both opinions count and the reading is sure; with the MLP at 0.85
     the CNN's 0.7 stands alone (on 1 400 tuning scenes, readings the CNN gave 0.5-0.94 and the MLP
-    at least 0.9 were right 39 times of 39; at 0.8-0.9, 19 of 21)."""
+    at least 0.9 were right 39 times of 39, at 0.8-0.9 19 of 21; AGREE_MLP is 0.95 since a held-out
+    misread had the MLPs at 0.92)."""
     queen, hearts = C.RANK_CLASSES.index("Q"), C.SUIT_CLASSES.index("H")
     (reading,) = _one_hypothesis(monkeypatch, _Fixed(queen, mlp_p, hearts, 1.0), _Fixed(queen, 0.7, hearts, 1.0))
     assert reading["card"] == "QH"
