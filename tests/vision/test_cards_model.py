@@ -221,6 +221,12 @@ def _opposite_reading(card, of, scale, confidence):
                     confidence=confidence, scale=scale)
 
 
+def _three_cards_at_index_size() -> list[dict]:
+    """Three cards read at 10 px, the picture's typical index size."""
+    return [_reading(c, (80 + 120 * k, 400), (0, 1), blobs=(2 * k, 2 * k + 1))
+            for k, c in enumerate(("2C", "3D", "4S"))]
+
+
 @pytest.mark.parametrize("scales, named", [((17.0, 19.0), None), ((14.5, 19.0), "KH"), ((14.5, 14.0), "KH")])
 def test_readings_far_larger_than_the_index_neither_name_nor_veto_a_card(monkeypatch, scales, named):
     """Three cards read at the picture's index size (10 px) and a king of hearts read at its two
@@ -229,8 +235,7 @@ def test_readings_far_larger_than_the_index_neither_name_nor_veto_a_card(monkeyp
     king read as a queen from its picture's glyphs looked like this); with one at 1.45 times, as
     some decks set their court cards' index wider, that one names the king and the larger one does
     not take its name away (it did, before: a fully visible card of such a deck went unread)."""
-    others = [_reading(c, (80 + 120 * k, 400), (0, 1), blobs=(2 * k, 2 * k + 1))
-              for k, c in enumerate(("2C", "3D", "4S"))]
+    others = _three_cards_at_index_size()
     first = _reading("KH", (300, 120), (0, 1), confidence=0.97, scale=scales[0])
     second = _opposite_reading("KH", first, scales[1], confidence=0.95)
     found = dict((card, centre) for card, centre in _cards_from(others + [first, second], monkeypatch))
@@ -241,8 +246,7 @@ def test_readings_far_larger_than_the_index_neither_name_nor_veto_a_card(monkeyp
 def test_a_picture_reading_of_another_card_does_not_veto_the_index(monkeypatch):
     """A seven of hearts read sure at its index, and two of its pips, twice as far apart, read as
     the eight of hearts over the same card: the seven is named (the pips are no second opinion)."""
-    others = [_reading(c, (80 + 120 * k, 400), (0, 1), blobs=(2 * k, 2 * k + 1))
-              for k, c in enumerate(("2C", "3D", "4S"))]
+    others = _three_cards_at_index_size()
     index = _reading("7H", (300, 120), (0, 1), confidence=0.99, scale=10.0)
     pips = _opposite_reading("8H", index, 20.0, confidence=0.9)
     found = dict((card, centre) for card, centre in _cards_from(others + [index, pips], monkeypatch))
