@@ -83,6 +83,8 @@ PATCH_SPAN = (1.9, 3.0)    # its width and height in units of the rank-suit dist
 
 HOG_CELL, HOG_BINS = 4, 9
 INK_RATIOS = (0.62, 0.42)  # ink cuts, relative to the local paper brightness
+FAINT_RATIO = 0.78         # ... and a last, faint one, only where the paper is brighter than FAINT_PAPER
+FAINT_PAPER = 230
 MIN_BLOB, MAX_BLOB = 5, 48
 MAX_DENSITY = 0.3          # a blob with more ink than this round it (a share of a box twice its size) is pattern
 CROWDED_DENSITY = 0.2      # ... one with more than this has something dark beside it (a card's edge, a pip)
@@ -101,7 +103,7 @@ class Candidates:
     scale: np.ndarray      # N, rank-suit distance in work pixels
     features: np.ndarray   # N x F float32
     blobs: np.ndarray      # N x 2, the two ink blobs (rank, suit) each hypothesis pairs
-    crowded: np.ndarray    # N, whether either blob is crowded (see ``_blobs_in``)
+    crowded: np.ndarray    # N, whether either blob is crowded (see ``_blobs_in``) or faint (``_ink_blobs``)
 
 
 # ----------------------------------------------------------- candidates ----
@@ -132,29 +134,40 @@ def _components(mask: np.ndarray):
 
 
 def _ink_blobs(work: np.ndarray):
-    """Small dark blobs standing alone on brighter surroundings: (centroids, sizes, crowded).
+    """Small dark blobs standing alone on brighter surroundings: (centroids, sizes, crowded, faint).
 
     The ink is cut at INK_RATIOS of the local paper brightness, loosest first.  At this size a
     blurred index glyph often touches a pip or the card's outline at the loose cut; the darker
     cut separates them (the gap between two glyphs is lighter than their strokes).  A blob found
     again at a stricter cut (same place, same size) is kept once (crowded or not, see ``_blobs_in``,
-    as at the looser cut)."""
+    as at the looser cut).  Last, on bright paper only, the ink is cut again at FAINT_RATIO: thin or
+    outlined digits and blurred glyphs show whole only there.  Blobs first found at that cut are
+    marked ``faint``; two faint blobs are not paired (see ``_pairs``): on bright paper a faint mark
+    beside a clear one is an index, two faint marks are mostly paper texture and shading."""
     b, g, r = cv2.split(work)
     dark = cv2.min(cv2.min(b, g), r)
     k = max(15, int(round(work.shape[1] / 45)) | 1)
     paper = cv2.dilate(dark, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    valid = cv2.compare(paper, 50, cv2.CMP_GT)
-    table = None
+    # masks are 0/1, so that an AND with a 0/255 comparison gives the 0/1 ink at once
+    valid = cv2.compare(paper, 50, cv2.CMP_GT) // 255
+    bright = cv2.compare(paper, FAINT_PAPER, cv2.CMP_GT) // 255
+    values = np.arange(256, dtype=np.uint8)[None, :]
+    not_table = None
     levels = []
-    for level, ratio in enumerate(INK_RATIOS):
-        ink = cv2.bitwise_and(cv2.compare(dark, cv2.multiply(paper, ratio, dtype=cv2.CV_8U), cv2.CMP_LT), valid) // 255
-        if table is None:
+    for level, (ratio, where) in enumerate([(r, valid) for r in INK_RATIOS] + [(FAINT_RATIO, bright)]):
+        cut = cv2.LUT(paper, cv2.multiply(values, ratio, dtype=cv2.CV_8U))      # paper x ratio, rounded
+        if not_table is not None:
+            where = cv2.bitwise_and(where, not_table)
+        ink = cv2.bitwise_and(cv2.compare(dark, cut, cv2.CMP_LT), where)
+        if level == 0:
             table = _large_dark(ink)
-        if table is not None:
-            ink[table] = 0
+            if table is not None:
+                not_table = cv2.compare(table, 0, cv2.CMP_EQ) // 255
+                ink = cv2.bitwise_and(ink, not_table)
         levels.append(_blobs_in(ink, split_lines=level == 0))
     cents, sizes, crowded = levels[0]
-    for c2, s2, cr2 in levels[1:]:
+    faint = np.zeros(len(cents), bool)
+    for level, (c2, s2, cr2) in enumerate(levels[1:], start=1):
         if len(c2) == 0:
             continue
         if len(cents):
@@ -166,23 +179,26 @@ def _ink_blobs(work: np.ndarray):
         cents = np.vstack([cents, c2[new]])
         sizes = np.concatenate([sizes, s2[new]])
         crowded = np.concatenate([crowded, cr2[new]])
-    return cents, sizes, crowded
+        faint = np.concatenate([faint, np.full(int(new.sum()), level == len(INK_RATIOS))])
+    return cents, sizes, crowded, faint
 
 
 def _large_dark(ink: np.ndarray):
-    """Where the table (or another large dark area) lies in an ink mask, as a boolean mask, or None.
+    """Where the table (or another large dark area) lies in an ink mask, as a 0/1 mask, or None.
     Glyphs near a card's edge touch it; cutting it off frees them."""
     h2, w2 = ink.shape[0] // 2, ink.shape[1] // 2
     half = cv2.resize(ink, (w2, h2), interpolation=cv2.INTER_NEAREST)
     bulk = cv2.morphologyEx(half, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     nb, labels, bstats, _ = cv2.connectedComponentsWithStats(bulk, connectivity=4)
-    large = np.maximum(bstats[:, 2], bstats[:, 3]) > MAX_BLOB
-    large[0] = False
-    if not large.any():
+    large = np.nonzero(np.maximum(bstats[1:, 2], bstats[1:, 3]) > MAX_BLOB)[0] + 1
+    if len(large) == 0:
         return None
-    table = cv2.resize(large.astype(np.uint8)[labels], (ink.shape[1], ink.shape[0]),
-                       interpolation=cv2.INTER_NEAREST)
-    return cv2.dilate(table, np.ones((3, 3), np.uint8)) > 0
+    table = np.zeros(labels.shape, np.uint8)
+    for i in large:                        # each large area within its own bounding box
+        x, y, w, h = bstats[i, :4]
+        table[y:y + h, x:x + w] |= (labels[y:y + h, x:x + w] == i).view(np.uint8)
+    table = cv2.resize(table, (ink.shape[1], ink.shape[0]), interpolation=cv2.INTER_NEAREST)
+    return cv2.dilate(table, np.ones((3, 3), np.uint8))
 
 
 def _blobs_in(ink: np.ndarray, split_lines: bool = True):
@@ -236,8 +252,9 @@ def _blobs_in(ink: np.ndarray, split_lines: bool = True):
     return cents[k].astype(np.float64), size[k].astype(np.float64), density[k] >= CROWDED_DENSITY
 
 
-def _pairs(cents: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-    """Index pairs (i, j) of blobs that could be a rank above a suit: similar sizes, close together."""
+def _pairs(cents: np.ndarray, sizes: np.ndarray, faint: np.ndarray | None = None) -> np.ndarray:
+    """Index pairs (i, j) of blobs that could be a rank above a suit: similar sizes, close together,
+    and not both ``faint``."""
     n = len(cents)
     if n < 2:
         return np.zeros((0, 2), int)
@@ -250,6 +267,8 @@ def _pairs(cents: np.ndarray, sizes: np.ndarray) -> np.ndarray:
         smax = np.maximum(sizes[i], sizes[j])
         smin = np.minimum(sizes[i], sizes[j])
         ok = (j > i) & (d >= PAIR_SPAN[0] * smax) & (d <= PAIR_SPAN[1] * smax + PAIR_SLACK) & (smin >= 0.35 * smax)
+        if faint is not None:
+            ok &= ~(faint[i] & faint[j])
         ii, jj = np.nonzero(ok)
         out.append(np.stack([ii + i0, jj], axis=1))
     return np.vstack(out).astype(int).reshape(-1, 2)
@@ -404,8 +423,8 @@ def batch_features(patches: np.ndarray, turned: bool = False):
 
 def index_candidates(work: np.ndarray) -> Candidates:
     """All index hypotheses of a (work-size) BGR picture, with their features."""
-    cents, sizes, crowded = _ink_blobs(work)
-    pairs = _pairs(cents, sizes)
+    cents, sizes, crowded, faint = _ink_blobs(work)
+    pairs = _pairs(cents, sizes, faint)
     if len(pairs) == 0:
         return Candidates(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0), np.zeros((0, 0), np.float32),
                           np.zeros((0, 2), int), np.zeros(0, bool))
@@ -421,8 +440,9 @@ def index_candidates(work: np.ndarray) -> Candidates:
     feats, feats_turned, keep = batch_features(one_way, turned=True)
     both = np.concatenate([keep, keep + m])
     blobs = np.stack([a, b], axis=1)
+    unsure = crowded | faint           # a glyph that may be cut, misjoined, or only partly inked
     return Candidates(centre[both], down[both], scale[both], np.vstack([feats, feats_turned]), blobs[both],
-                      crowded[a[both]] | crowded[b[both]])
+                      unsure[a[both]] | unsure[b[both]])
 
 
 # --------------------------------------------------------------- model -----

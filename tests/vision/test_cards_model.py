@@ -189,10 +189,34 @@ def test_a_glyph_beside_a_cards_corner_is_kept_and_marked_crowded():
             cv2.rectangle(img, (x0, 100), (x0 + 9, 113), (30, 30, 30), -1)     # 10 x 14 px glyph
         cv2.rectangle(img, (212, 60), (214, 160), (30, 30, 30), -1)            # the outline, 3 px
         cv2.rectangle(img, (150, 93), (214, 95), (30, 30, 30), -1)
-    cents, sizes, crowded = C._ink_blobs(_paper_with(draw))
+    cents, sizes, crowded, _ = C._ink_blobs(_paper_with(draw))
     near, alone = _blob_at(cents, (204.5, 106.5)), _blob_at(cents, (304.5, 106.5))
     assert near is not None and alone is not None
     assert crowded[near] and not crowded[alone]
+
+
+def test_a_faint_rank_beside_a_clear_suit_is_paired_and_needs_the_mlp_too():
+    """A thin or outlined digit inks the paper only a little (here to 0.7 of it, lighter than the
+    0.62 cut): it is found at the faint cut on bright paper, paired with the clear suit below it,
+    and the pair is marked as needing the MLPs' agreement; two faint marks are not paired."""
+    faint_grey = int(0.7 * 235)
+    def draw(img):
+        cv2.rectangle(img, (100, 100), (109, 113), (faint_grey,) * 3, -1)    # faint rank, 10 x 14 px
+        cv2.rectangle(img, (100, 122), (109, 131), (30, 30, 30), -1)         # clear suit below it
+        cv2.rectangle(img, (300, 100), (309, 113), (faint_grey,) * 3, -1)    # two faint marks
+        cv2.rectangle(img, (300, 122), (309, 131), (faint_grey,) * 3, -1)
+    work = _paper_with(draw)
+    cents, sizes, crowded, faint = C._ink_blobs(work)
+    rank, suit = _blob_at(cents, (104.5, 106.5)), _blob_at(cents, (104.5, 126.5))
+    marks = _blob_at(cents, (304.5, 106.5)), _blob_at(cents, (304.5, 126.5))
+    assert None not in (rank, suit, *marks)
+    assert faint[rank] and not faint[suit] and faint[marks[0]] and faint[marks[1]]
+    pairs = {tuple(sorted(p)) for p in C._pairs(cents, sizes, faint).tolist()}
+    assert tuple(sorted((rank, suit))) in pairs
+    assert tuple(sorted(marks)) not in pairs
+    assert tuple(sorted(marks)) in {tuple(sorted(p)) for p in C._pairs(cents, sizes).tolist()}
+    cand = C.index_candidates(work)
+    assert len(cand.scale) and all(cand.crowded)
 
 
 def test_a_small_rank_and_suit_are_paired_a_little_beyond_twice_their_size():
