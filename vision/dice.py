@@ -11,10 +11,14 @@ on all four sides (edges of log-brightness, so a soft shadow or a glare
 spot does not count and does not hide them), no other dark spot lies in
 it, the die measured edge to edge is as wide both ways as a die, and no
 band along a side is darker than the face (a leaning die shows its side
-face beside its top: a darker band, and a die longer one way).  A group
-that does not pass is looked at the older way — the bright face around the
-pips cut from what it lies on; a face that is oblong, too large or has a
-darker band along one edge is a leaning ("cocked") die.
+face beside its top: a darker band, and a die longer one way).  A die
+whose shape alone is clearly flat (pips exactly on the layout, square,
+well short of a leaning die's length) may fail one of the tests of light:
+a band darkened by a shadow's soft edge across it, or (two pips or more)
+sides softened by blur or glare.  A group that does not pass is looked at
+the older way — the bright face around the pips cut from what it lies on;
+a face that is oblong, too large or has a darker band along one edge is a
+leaning ("cocked") die.
 
 ``read_dice(view, px_per_mm, board_mm)`` returns [a, b] (left to
 right in the picture), "reroll" when a die is cocked or lies off the board
@@ -47,6 +51,13 @@ PIP_CLEAR_MM = 1.5           # samples of the face's brightness keep this far of
 FLAT_SIDE_SHARE = 0.76       # every band inside a flat die's sides at least this share of its face
 FLAT_WIDTH_MM = (13.0, 18.2) # a flat die measured edge to edge, both ways (a leaning one: 18.6+ one way)
 PIP_RING_SHARE = 0.25        # a pip's surroundings come back at least this share of the way to the face's level
+# a die whose shape alone is clearly flat, with margins no leaning die met on the tuning scenes, may have a band
+# inside a side darker than FLAT_SIDE_SHARE (a shadow's soft edge across it) or, with two pips or more, sides
+# softer than EDGE_MIN (blur, glare):
+CLEAR_PIP_TOLERANCE = 0.1    # its pips within this (share of half the face) of the layout (a leaning die's: squeezed)
+CLEAR_MAX_MM = 17.6          # no wider than this either way (a leaning die with its side face: 18.6+ one way)
+CLEAR_SQUARE_MM = 1.0        # its two widths within this of each other (a leaning die's top alone: 14-15 by 16-17)
+CLEAR_EDGE_MIN = 2.0         # the edge each side of such a die must show
 PIP_R_MM = DIE_MM * 0.085    # a pip's radius
 
 
@@ -394,12 +405,31 @@ def _log_edges_near(gray: np.ndarray, x: float, y: float, reach: int) -> tuple[_
     return _EdgesNear(gx, x0, y0, gray.shape), _EdgesNear(gy, x0, y0, gray.shape)
 
 
+def _clearly_flat(pip_error: float, widths, px_per_mm: float) -> bool:
+    """True when a die's shape alone says it lies flat: its pips lie exactly on the layout (``pip_error``,
+    a share of half the face, at most CLEAR_PIP_TOLERANCE), and it is square and no longer than CLEAR_MAX_MM
+    both ways (a leaning die's pips are squeezed towards its top's far edge; its top alone is short one
+    way, and with its side face long).
+
+    Such a die is read although one test of its face is spoilt by the light:
+    - a shadow's soft edge across it (its brightness falling over about the die's width) can make one
+      side of the face as much darker than the other as a leaning die's side face is than its top;
+    - blur spreads an edge's step over more pixels and glare's added light flattens its log-brightness
+      step, so a flat die's sides can show less edge than EDGE_MIN (with two pips or more: one pip has
+      no layout to check, and its square's edges are all the evidence there is).
+    """
+    w0, w1 = widths[0] / px_per_mm, widths[1] / px_per_mm
+    return pip_error <= CLEAR_PIP_TOLERANCE and max(w0, w1) <= CLEAR_MAX_MM and abs(w0 - w1) <= CLEAR_SQUARE_MM
+
+
 def _flat_die(gray, pips: list, members: list[int], px_per_mm: float):
     """The flat die these pips belong to, as a dict, or None when they do not make one clearly.
 
     A flat die: the pips sit on a die's layout; a die-sized square round them has a sharp edge on all
     four sides; no other dark spot lies on that square; no band inside a side is darker than the face
-    (a side face); measured edge to edge it is a die's width both ways (a leaning die is longer).
+    (a side face); measured edge to edge it is a die's width both ways (a leaning die is longer).  A die
+    whose shape is clearly flat (``_clearly_flat``) may have a dark band or, with two pips or more, softer
+    edges, not both.
     """
     pts = np.array([pips[j] for j in members], np.float64)
     if not 1 <= len(members) <= 6:
@@ -412,8 +442,10 @@ def _flat_die(gray, pips: list, members: list[int], px_per_mm: float):
         return None
     gx, gy = _log_edges_near(gray, centre[0], centre[1], int(_EDGE_WINDOW_MM * px_per_mm))
     cx, cy, a, support = _fit_square(gx, gy, centre, angle, px_per_mm)
-    if float(support.min()) < EDGE_MIN:
+    weakest_edge = float(support.min())
+    if weakest_edge < (CLEAR_EDGE_MIN if len(members) >= 2 else EDGE_MIN):
         return None
+    soft_edge = weakest_edge < EDGE_MIN
     ux, uy = np.cos(a), np.sin(a)
     inside = []
     for j, (x, y) in enumerate(pips):
@@ -426,7 +458,10 @@ def _flat_die(gray, pips: list, members: list[int], px_per_mm: float):
         return None
     side = _side_share(gray, cx, cy, a, half, np.array(inside))
     widths = _extent(gx, gy, cx, cy, a, half)
-    if side < FLAT_SIDE_SHARE:
+    # a soft edge or a dark band is let pass for a clearly flat die, but not both at once
+    if (soft_edge or side < FLAT_SIDE_SHARE) and not _clearly_flat(err / half, widths, px_per_mm):
+        return None
+    if soft_edge and side < FLAT_SIDE_SHARE:
         return None
     if not FLAT_WIDTH_MM[0] * px_per_mm <= min(widths) <= max(widths) <= FLAT_WIDTH_MM[1] * px_per_mm:
         return None
@@ -460,6 +495,10 @@ def _die_by_face_cut(gray, pips, members, px_per_mm, used):
         cocked = short_side < FLAT_MIN_ASPECT * long_side or long_side > (1 + FLAT_SIZE_TOLERANCE) * die
         cocked = cocked or _has_side_face(gray, face[0])
         layout_ok = _layout_fits(face[0], [pips[j] for j in inside])
+        if len(inside) == 1 and not _plain_round(gray, pips[inside[0]], 0.55 * die / 2):
+            # a lone pip without plain face round it, as _flat_die asks of a one, may be the only pip
+            # found of several (a five deep in shade): the die is seen, its number is not read
+            layout_ok = False
         return {"centre": (float(cx), float(cy)), "pips": len(inside), "cocked": bool(cocked),
                 "layout_ok": layout_ok, "size": (float(long_side), float(short_side))}
     return None
