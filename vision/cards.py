@@ -164,7 +164,15 @@ def _ink_blobs(work: np.ndarray):
             if table is not None:
                 not_table = cv2.compare(table, 0, cv2.CMP_EQ) // 255
                 ink = cv2.bitwise_and(ink, not_table)
-        levels.append(_blobs_in(ink, split_lines=level == 0))
+        if level < len(INK_RATIOS):
+            levels.append(_blobs_in(ink, split_lines=level == 0))
+            continue
+        # the faint cut has ink on bright paper only: it is labelled within the box round that ink,
+        # with a margin wider than any blob's density box (the same blobs, less picture to label)
+        x, y, w, h = cv2.boundingRect(ink)
+        x0, y0 = max(0, x - MAX_BLOB), max(0, y - MAX_BLOB)
+        cents_f, sizes_f, crowded_f = _blobs_in(ink[y0:y + h + MAX_BLOB, x0:x + w + MAX_BLOB], split_lines=False)
+        levels.append((cents_f + [x0, y0], sizes_f, crowded_f))
     cents, sizes, crowded = levels[0]
     faint = np.zeros(len(cents), bool)
     for level, (c2, s2, cr2) in enumerate(levels[1:], start=1):
