@@ -4,7 +4,8 @@ How it works (details and limits in docs/vision.md):
 
 1. Index candidates.  A card's index is a rank glyph above a suit glyph, dark
    (black or red) on white paper, in a card corner.  The darkest channel of the
-   picture is thresholded locally; the small blobs are paired with neighbours of
+   picture is thresholded locally, at two cuts and, on bright paper, a third
+   faint one (thin and outlined digits); the small blobs are paired with neighbours of
    similar size (a blob with some ink round it, such as a card's edge beside it,
    is kept but marked crowded).  Each pair, taken in both directions (which one is on top), is
    an index hypothesis with its own frame: ``v`` points from the rank to the
