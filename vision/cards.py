@@ -155,7 +155,7 @@ def _ink_blobs(work: np.ndarray):
     values = np.arange(256, dtype=np.uint8)[None, :]
     not_table = None
     levels = []
-    for level, (ratio, where) in enumerate([(r, valid) for r in INK_RATIOS] + [(FAINT_RATIO, bright)]):
+    for level, (ratio, where) in enumerate([(cut_ratio, valid) for cut_ratio in INK_RATIOS] + [(FAINT_RATIO, bright)]):
         cut = cv2.LUT(paper, cv2.multiply(values, ratio, dtype=cv2.CV_8U))      # paper x ratio, rounded
         if not_table is not None:
             where = cv2.bitwise_and(where, not_table)
