@@ -59,6 +59,7 @@ CLEAR_MAX_MM = 17.6          # no wider than this either way (a leaning die with
 CLEAR_SQUARE_MM = 1.0        # its two widths within this of each other (a leaning die's top alone: 14-15 by 16-17)
 CLEAR_EDGE_MIN = 2.0         # the edge each side of such a die must show
 PIP_R_MM = DIE_MM * 0.085    # a pip's radius
+ONE_RING = 0.55              # a one's face is plain on a circle this share of half the face round its pip
 
 
 def _pip_window(px_per_mm: float) -> int:
@@ -436,7 +437,7 @@ def _flat_die(gray, pips: list, members: list[int], px_per_mm: float):
         return None
     centre, angle, err = _pose_from_pips(pts, px_per_mm)
     half = DIE_MM / 2 * px_per_mm
-    if angle is None and not _plain_round(gray, centre, 0.55 * half):
+    if angle is None and not _plain_round(gray, centre, ONE_RING * half):
         return None
     if err > FLAT_PIP_TOLERANCE * half:
         return None
@@ -495,7 +496,7 @@ def _die_by_face_cut(gray, pips, members, px_per_mm, used):
         cocked = short_side < FLAT_MIN_ASPECT * long_side or long_side > (1 + FLAT_SIZE_TOLERANCE) * die
         cocked = cocked or _has_side_face(gray, face[0])
         layout_ok = _layout_fits(face[0], [pips[j] for j in inside])
-        if len(inside) == 1 and not _plain_round(gray, pips[inside[0]], 0.55 * die / 2):
+        if len(inside) == 1 and not _plain_round(gray, pips[inside[0]], ONE_RING * die / 2):
             # a lone pip without plain face round it, as _flat_die asks of a one, may be the only pip
             # found of several (a five deep in shade): the die is seen, its number is not read
             layout_ok = False
