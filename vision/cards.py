@@ -93,6 +93,9 @@ CROWDED_CONFIRM = 0.5      # a reading resting on crowded glyphs needs at least 
 PAIR_SPAN = (0.55, 2.1)    # a rank and its suit lie this far apart, in units of the larger glyph
 PAIR_SLACK = 3.0          # ... plus this many pixels (blur shrinks small glyphs at the ink cut)
 REPEATED_SHAPE = 8         # a blob shape seen this often in one picture is a printed cloth
+JOINED_SIZE = 20           # a blob at least this large, filling less than JOINED_FILL of its box, may be a
+JOINED_FILL = 0.45         # ... suit glyph joined to a large corner pip: it is eroded once to part them
+JOINED_PART = 0.6          # the parts kept are at most this share of the joined blob's size
 
 
 @dataclass
@@ -144,7 +147,9 @@ def _ink_blobs(work: np.ndarray):
     as at the looser cut).  Last, on bright paper only, the ink is cut again at FAINT_RATIO: thin or
     outlined digits and blurred glyphs show whole only there.  Blobs first found at that cut are
     marked ``faint``; two faint blobs are not paired (see ``_pairs``): on bright paper a faint mark
-    beside a clear one is an index, two faint marks are mostly paper texture and shading."""
+    beside a clear one is an index, two faint marks are mostly paper texture and shading.  The small
+    parts of blobs that may be two glyphs joined at the darker cut (``_joined_parts``) are marked
+    ``faint`` too: a part is paired only with a whole glyph."""
     b, g, r = cv2.split(work)
     dark = cv2.min(cv2.min(b, g), r)
     k = max(15, int(round(work.shape[1] / 45)) | 1)
@@ -166,17 +171,18 @@ def _ink_blobs(work: np.ndarray):
                 not_table = cv2.compare(table, 0, cv2.CMP_EQ) // 255
                 ink = cv2.bitwise_and(ink, not_table)
         if level < len(INK_RATIOS):
-            levels.append(_blobs_in(ink, split_lines=level == 0))
+            levels.append(_blobs_in(ink, split_lines=level == 0, split_joined=level == 1))
             continue
         # the faint cut has ink on bright paper only: it is labelled within the box round that ink,
         # with a margin wider than any blob's density box (the same blobs, less picture to label)
         x, y, w, h = cv2.boundingRect(ink)
         x0, y0 = max(0, x - MAX_BLOB), max(0, y - MAX_BLOB)
-        cents_f, sizes_f, crowded_f = _blobs_in(ink[y0:y + h + MAX_BLOB, x0:x + w + MAX_BLOB], split_lines=False)
-        levels.append((cents_f + [x0, y0], sizes_f, crowded_f))
-    cents, sizes, crowded = levels[0]
+        cents_f, sizes_f, crowded_f, parted_f = _blobs_in(ink[y0:y + h + MAX_BLOB, x0:x + w + MAX_BLOB],
+                                                          split_lines=False)
+        levels.append((cents_f + [x0, y0], sizes_f, crowded_f, parted_f))
+    cents, sizes, crowded, _ = levels[0]
     faint = np.zeros(len(cents), bool)
-    for level, (c2, s2, cr2) in enumerate(levels[1:], start=1):
+    for level, (c2, s2, cr2, parted) in enumerate(levels[1:], start=1):
         if len(c2) == 0:
             continue
         if len(cents):
@@ -188,7 +194,7 @@ def _ink_blobs(work: np.ndarray):
         cents = np.vstack([cents, c2[new]])
         sizes = np.concatenate([sizes, s2[new]])
         crowded = np.concatenate([crowded, cr2[new]])
-        faint = np.concatenate([faint, np.full(int(new.sum()), level == len(INK_RATIOS))])
+        faint = np.concatenate([faint, parted[new] | (level == len(INK_RATIOS))])
     return cents, sizes, crowded, faint
 
 
@@ -210,12 +216,37 @@ def _large_dark(ink: np.ndarray):
     return cv2.dilate(table, np.ones((3, 3), np.uint8))
 
 
-def _blobs_in(ink: np.ndarray, split_lines: bool = True):
-    """(centroids, sizes, crowded) of the glyph-sized blobs of one ink mask (0/1); crowded blobs have
-    more ink than CROWDED_DENSITY round them."""
+_CROSS = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+
+
+def _joined_parts(labels: np.ndarray, stats: np.ndarray, size: np.ndarray):
+    """(centroids, sizes) of the small parts of blobs that may be two glyphs joined (a suit glyph
+    touching a large corner pip, which some packs print close beside the index): each such blob is
+    eroded once, and the parts that split off, at most JOINED_PART of its size, are kept."""
+    fill = stats[:, 4] / np.maximum(1, stats[:, 2] * stats[:, 3])
+    out_c, out_s = [np.zeros((0, 2))], [np.zeros(0)]
+    for i in np.nonzero((size >= JOINED_SIZE) & (size <= MAX_BLOB) & (fill < JOINED_FILL))[0]:
+        x, y, w, h = stats[i, :4]
+        crop = (labels[y:y + h, x:x + w] == i + 1).astype(np.uint8)
+        s2, c2 = _components(cv2.erode(crop, _CROSS))
+        part = np.maximum(s2[:, 2], s2[:, 3]) + 2            # its size before the erosion
+        ok = (part >= MIN_BLOB) & (s2[:, 4] >= 6)
+        if ok.sum() >= 2:
+            small = ok & (part <= JOINED_PART * size[i])
+            out_c.append(c2[small] + [x, y])
+            out_s.append(part[small])
+    return np.vstack(out_c), np.concatenate(out_s).astype(np.float64)
+
+
+def _blobs_in(ink: np.ndarray, split_lines: bool = True, split_joined: bool = False):
+    """(centroids, sizes, crowded, parted) of the glyph-sized blobs of one ink mask (0/1); crowded
+    blobs have more ink than CROWDED_DENSITY round them.  With ``split_joined`` the parts of blobs
+    that may be two glyphs joined (``_joined_parts``) follow the others, marked ``parted`` and
+    crowded (each by the other glyph it touched)."""
     n, labels, stats, cents = _labels8(ink)
     stats, cents = stats[1:], cents[1:]
     size = np.maximum(stats[:, 2], stats[:, 3])
+    parts = _joined_parts(labels, stats, size) if split_joined else (np.zeros((0, 2)), np.zeros(0))
     big = (size > MAX_BLOB) & (size <= 4 * MAX_BLOB) & split_lines
     if big.any():
         # glyphs touching a thin line (a card outline, a picture frame): open the straight lines away
@@ -234,14 +265,10 @@ def _blobs_in(ink: np.ndarray, split_lines: bool = True):
             extra_c.append(c2 + [x, y])
         stats = np.vstack([stats[~big]] + extra_s)
         cents = np.vstack([cents[~big]] + extra_c)
-    elif len(stats) == 0:
-        return np.zeros((0, 2)), np.zeros(0), np.zeros(0, bool)
     x, y, w, h, area = stats.T
     size = np.maximum(w, h)
     k = (size >= MIN_BLOB) & (size <= MAX_BLOB) & (area >= 10) & (area >= 0.12 * w * h)
     stats, cents, size = stats[k], cents[k], size[k]
-    if len(size) == 0:
-        return np.zeros((0, 2)), np.zeros(0), np.zeros(0, bool)
     # ink density in a box twice the blob's size: glyphs stand on paper, patterns do not
     integ = cv2.integral(ink)
     H, W = ink.shape
@@ -258,7 +285,10 @@ def _blobs_in(ink: np.ndarray, split_lines: bool = True):
     key = (w.astype(np.int64) * 64 + h) * 4096 + area // 6
     _, inverse, counts = np.unique(key, return_inverse=True, return_counts=True)
     k &= counts[inverse.ravel()] < REPEATED_SHAPE
-    return cents[k].astype(np.float64), size[k].astype(np.float64), density[k] >= CROWDED_DENSITY
+    whole, n_parts = int(k.sum()), len(parts[1])
+    return (np.vstack([cents[k].astype(np.float64), parts[0]]), np.concatenate([size[k].astype(np.float64), parts[1]]),
+            np.concatenate([density[k] >= CROWDED_DENSITY, np.ones(n_parts, bool)]),
+            np.concatenate([np.zeros(whole, bool), np.ones(n_parts, bool)]))
 
 
 def _pairs(cents: np.ndarray, sizes: np.ndarray, faint: np.ndarray | None = None) -> np.ndarray:

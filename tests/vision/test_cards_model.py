@@ -219,6 +219,34 @@ def test_a_faint_rank_beside_a_clear_suit_is_paired_and_needs_the_mlp_too():
     assert len(cand.scale) and all(cand.crowded)
 
 
+def test_a_suit_joined_to_a_large_corner_pip_is_parted_and_paired_with_its_rank():
+    """Some packs print a large pip close beside the index: blurred, the suit glyph joins it at every
+    ink cut.  One erosion of the joined blob parts them; the suit's part is paired with the rank
+    above it, and, like a faint glyph, is never paired with another part and needs the MLPs too."""
+    def draw(img):
+        cv2.rectangle(img, (99, 104), (106, 115), (30, 30, 30), -1)          # the rank, 8 x 12 px
+        cv2.rectangle(img, (100, 122), (106, 128), (30, 30, 30), -1)         # the suit, 7 x 7 px ...
+        cv2.circle(img, (120, 135), 10, (30, 30, 30), 3)                      # ... joined to a large pip
+        cv2.line(img, (106, 128), (112, 131), (30, 30, 30), 1)
+    work = _paper_with(draw)
+    cents, sizes, crowded, faint = C._ink_blobs(work)
+    rank, suit = _blob_at(cents, (102.5, 109.5)), _blob_at(cents, (103.0, 125.0), tolerance=1.0)
+    assert rank is not None and suit is not None
+    assert faint[suit] and crowded[suit] and not faint[rank]
+    assert tuple(sorted((rank, suit))) in {tuple(sorted(p)) for p in C._pairs(cents, sizes, faint).tolist()}
+    cand = C.index_candidates(work)
+    both = [k for k, b in enumerate(cand.blobs.tolist()) if set(b) == {rank, suit}]
+    assert both and all(cand.crowded[both])
+    # the glyph alone, not touching the pip, is a whole blob, not a part
+    def draw_apart(img):
+        cv2.rectangle(img, (99, 104), (106, 115), (30, 30, 30), -1)
+        cv2.rectangle(img, (100, 122), (106, 128), (30, 30, 30), -1)
+        cv2.circle(img, (124, 139), 10, (30, 30, 30), 3)
+    cents, sizes, crowded, faint = C._ink_blobs(_paper_with(draw_apart))
+    alone = _blob_at(cents, (103.0, 125.0), tolerance=1.0)
+    assert alone is not None and not faint[alone]
+
+
 def test_a_small_rank_and_suit_are_paired_a_little_beyond_twice_their_size():
     """Blur shrinks small glyphs at the ink cut: 8 px glyphs 2 px beyond 2.1 sizes apart are still a
     pair (PAIR_SLACK), 2 px beyond the slack they are not."""
