@@ -19,7 +19,8 @@ the index readings; it returns Contract 2 card dicts (``card: None``, ``face: "u
 
 A region is face up when it is mostly white paper with some blank cells (a pale pattern all over a
 back has none), or when a band just inside its edge is the card's brightest colour (a face's margin
-under any light) around a picture; face down otherwise.
+under any light) around a picture, again with some blank cells (a back's white frame round an
+all-over pattern has none); face down otherwise.
 All masks are made at 1/4 of the work picture's size (the averaged ones at 1/8), edges and faces are
 checked at 1/2.
 """
@@ -229,21 +230,24 @@ def _card_shaped(mask: np.ndarray, card_area: float):
 
 def _is_face_up(img: np.ndarray, box: np.ndarray) -> bool:
     """A face-up card: mostly white paper, or a margin of paper (the colour of the card's brightest
-    pixels, whatever the light's colour) around a picture. ``box`` in portrait order."""
-    mostly_paper, margin_paper, inside_paper = _paper_shares(img, box)
-    return mostly_paper or (margin_paper > MARGIN_PAPER and inside_paper > INSIDE_PAPER)
+    pixels, whatever the light's colour) around a picture, with blank paper somewhere (between the
+    index and the picture; a back framed in white has its pattern everywhere inside the frame).
+    ``box`` in portrait order."""
+    mostly_paper, margin_paper, inside_paper, blank = _paper_shares(img, box)
+    return mostly_paper or (margin_paper > MARGIN_PAPER and inside_paper > INSIDE_PAPER and blank > BLANK_CELLS)
 
 
 def _is_clearly_face_down(img: np.ndarray, box: np.ndarray) -> bool:
     """Little paper in the margin band and inside: no face, whether a picture card or pips, looks
     like this (used where a reading saw an index-like mark but named no card)."""
-    mostly_paper, margin_paper, inside_paper = _paper_shares(img, box)
+    mostly_paper, margin_paper, inside_paper, _ = _paper_shares(img, box)
     return not mostly_paper and margin_paper < DOWN_MARGIN_PAPER and inside_paper < DOWN_MARGIN_PAPER
 
 
-def _paper_shares(img: np.ndarray, box: np.ndarray) -> tuple[bool, float, float]:
+def _paper_shares(img: np.ndarray, box: np.ndarray) -> tuple[bool, float, float, float]:
     """(mostly white paper, share of the margin band that is paper, share of all but the outer frame
-    that is paper); paper is the colour of the card's brightest pixels, whatever the light's colour."""
+    that is paper, share of blank cells (``_blank_share``)); paper is the colour of the card's
+    brightest pixels, whatever the light's colour."""
     middle = box.mean(axis=0)
     poly = np.round(middle + PAPER_INSET * (box - middle)).astype(np.int32)
     x0, y0 = np.maximum(poly.min(axis=0), 0)
@@ -252,21 +256,22 @@ def _paper_shares(img: np.ndarray, box: np.ndarray) -> tuple[bool, float, float]
     cv2.fillPoly(inner_mask, [poly - [x0, y0]], 255)
     inner = img[y0:y1, x0:x1][inner_mask[:img.shape[0] - y0, :img.shape[1] - x0] > 0].astype(np.float32)
     if len(inner) == 0:
-        return False, 0.0, 0.0
+        return False, 0.0, 0.0, 0.0
     low = inner.min(axis=1)
     chroma = inner.max(axis=1) - low
     top = np.percentile(low, 95)
     m = cv2.getPerspectiveTransform(np.float32(box), np.float32([[0, 0], [_FLAT_W, 0], [_FLAT_W, _FLAT_H],
                                                                   [0, _FLAT_H]]))
     flat = cv2.warpPerspective(img, m, (_FLAT_W, _FLAT_H), flags=cv2.INTER_AREA).astype(np.float32)
+    blank = _blank_share(flat)
     if top > 120 and float(np.mean((low > 0.8 * top) & (chroma < 0.25 * top))) > 0.6:
         # white paper, or a pale pattern all over a back: a face has blank paper somewhere
-        if _blank_share(flat) > BLANK_CELLS:
-            return True, 1.0, 1.0
-        return False, 0.0, 0.0
+        if blank > BLANK_CELLS:
+            return True, 1.0, 1.0, blank
+        return False, 0.0, 0.0, blank
     brightest = np.percentile(flat.reshape(-1, 3), 95, axis=0)
     paper = np.all(flat >= 0.8 * brightest, axis=2) & (brightest.min() > 90)
-    return False, float(paper[MARGIN_BAND].mean()), float(paper[INSIDE].mean())
+    return False, float(paper[MARGIN_BAND].mean()), float(paper[INSIDE].mean()), blank
 
 
 def _blank_share(flat: np.ndarray) -> float:

@@ -192,6 +192,23 @@ def test_pale_pattern_all_over_a_back_is_not_a_face():
     assert _is_face_up(face, box)
 
 
+def test_a_back_framed_in_white_is_not_a_face_with_a_picture():
+    """A back whose white frame holds a pattern everywhere inside it has a margin of paper round a
+    picture, like a court card, but no blank cell; the court card has blank paper between its index
+    and its picture."""
+    back = np.full((120, 80, 3), 245, np.uint8)
+    for y in range(10, 110, 5):
+        for x in range(10, 70, 5):
+            cv2.rectangle(back, (x, y), (x + 3, y + 3), (200, 120, 120), -1)
+    face = np.full((120, 80, 3), 245, np.uint8)
+    cv2.rectangle(face, (17, 22), (63, 98), (60, 60, 200), -1)           # the picture ...
+    cv2.rectangle(face, (30, 40), (50, 80), (200, 160, 40), -1)          # ... with something in it
+    cv2.rectangle(face, (5, 5), (10, 15), (30, 30, 30), -1)              # the index, twice
+    cv2.rectangle(face, (69, 104), (74, 114), (30, 30, 30), -1)
+    box = np.array([[0.0, 0.0], [80.0, 0.0], [80.0, 120.0], [0.0, 120.0]])
+    assert not _is_face_up(back, box)
+    assert _is_face_up(face, box)
+
 def test_back_under_an_unnamed_reading_is_still_reported(real_deck):
     """A reading that named no card (a back's ornament taken for an index) does not hide a clearly
     face-down card; a named reading does."""
