@@ -18,13 +18,16 @@ checker of a stack lies on top of it, further out); arcs are found with an edge 
 curve crossed at right angles all along, so triangle edges and wood grain do not count.  Each arc
 is one checker; a stack of more than five, which fills the point evenly, is counted by the comb
 of its arcs; checkers seen where no stack of the count read would have them tell the stack from the
-base they belong to, whose other checkers a lamp's glare hid (blown out, or faint rims).  A stack's
-colour is the polarity of its rims (darker than the face: white; lighter: black; in a glare, its
-sign), else its brightness split into the two colours over the whole board (between the stacks
-whose polarity is clear).  Borne-off checkers stand on edge in the trays: their count is the filled
-length over a checker's thickness.  A colour short of 15 gets the missing checkers on its one stack
-inside a blown-out glare, if there is exactly one (and no point read empty lies in the glare);
-otherwise a reading without 15 checkers a side has no Position ID.  Dice: vision.dice.
+base they belong to, whose other checkers a lamp's glare hid (blown out, or faint rims); a faint rim
+at a later place of a touching stack, beyond blown-out places, is its top checker.  A stack's
+colour is the polarity of its rims (darker than the face: white; lighter: black; in a glare, or
+with a brightness between the clear stacks' of either colour, its sign), else its brightness split
+into the two colours over the whole board (between the stacks whose polarity is clear).  Borne-off
+checkers stand on edge in the trays: their count is the filled length over a checker's thickness,
+their colour (two or more) the polarity of the lines between them (their rims seen edge on).
+A colour short of 15 gets the missing checkers on its one stack inside a blown-out glare where a
+taller stack fits, if there is exactly one (and no point read empty lies in the glare); otherwise a
+reading without 15 checkers a side has no Position ID.  Dice: vision.dice.
 
 ``read(image)`` returns the "table" value of Contract 2:
 ``{"points": [[w, b] x 24], "bar": [w, b], "off": [w, b], "dice": [a, b] |
@@ -36,6 +39,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import math
 
 import cv2
 import numpy as np
@@ -85,8 +89,11 @@ SIDE_REACH = 3.0                    # mm either way of the side looked at
 RIM_BAND_MM = 5.0                   # thin bands (a checker's rim, ~2 mm) are found by a top-hat this wide
 RIM_POLARITY_MIN = 1.0              # rim polarity (top-hat minus black-hat) that tells the colour by itself
 RIM_POLARITY_GLARE = 0.3            # ... for a stack in a lamp's glare (GLARE_SHARE), whose brightness it moves
+RIM_POLARITY_BETWEEN = 0.5          # ... for one outside the glare whose brightness lies between the clear blacks'
+                                    # and the clear whites' (tuning: its sign right for all 39 from 0.5, 4 of 9 below)
 TRAY_LINE_MIN = 1.5                 # a fainter line still carries the run of borne-off checkers on
 TRAY_EDGE_MIN = 3.0                 # log-brightness step of the line between two borne-off checkers
+TRAY_BAND_MM = 3.0                  # those lines (~1.8 mm) are found by a top-hat this wide (rim polarity)
 
 
 _LOG_GREY = (255.0 / np.log(256.0 + 8.0) * np.log(np.arange(256, dtype=np.float32) + 8.0)).astype(np.float32)
@@ -559,14 +566,15 @@ class _View:
         return (x_mm - self.x0) * PX_PER_MM, (y_mm - self.y0) * PX_PER_MM
 
 
-def _rim_polarity(view: _View, x_mm: float, base_mm: float, d: float, end_mm: float) -> float:
+def _rim_polarity(view: _View, x_mm: float, base_mm: float, d: float, end_mm: float,
+                  band_mm: float = RIM_BAND_MM) -> float:
     """Whether the thin rims along a stack are lighter (> 0) or darker (< 0) than the faces between.
 
     Along the stack's axis, from the point's base to ``end_mm``, every checker shows its rim as a
     band about 2 mm wide: the renderer's (and a real set's bevelled) light checkers have a rim
     darker than their face, dark ones a lighter rim.  The sign survives a lamp's glare that makes
     a black checker bright (an added light keeps the step).  Mean white-top-hat minus mean
-    black-hat of the log-brightness profile.
+    black-hat of the log-brightness profile, bands narrower than ``band_mm``.
     """
     k = PX_PER_MM
     ts = np.arange(0.0, max(end_mm, 2.0), 1.0 / k)
@@ -578,7 +586,7 @@ def _rim_polarity(view: _View, x_mm: float, base_mm: float, d: float, end_mm: fl
                for dx in np.arange(-2.0, 2.5, 1.0)]
     lines = _LOG_GREY[view.gray[rows[None, :], np.array(columns)[:, None]]]
     profile = np.partition(lines, 2, axis=0)[2][None, :]      # the median of the five
-    kernel = np.ones((1, int(RIM_BAND_MM * k) | 1), np.uint8)
+    kernel = np.ones((1, int(band_mm * k) | 1), np.uint8)
     light = profile - cv2.morphologyEx(profile, cv2.MORPH_OPEN, kernel)
     dark = cv2.morphologyEx(profile, cv2.MORPH_CLOSE, kernel) - profile
     return float(np.mean(light) - np.mean(dark))
@@ -663,14 +671,16 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
     ts, best = _stack_response(view, axis, max_len_mm)
     # on a point the first checker's near arc meets the base's edge and shows weaker: a lower bar there
     peaks = _checker_peaks(ts, best, FIRST_ARC_MIN if max_len_mm == TABLE_POINT_L else ARC_MIN)
-    if not peaks:
+    tk = np.sort(ts[peaks])
+    if not len(tk) and max_len_mm == TABLE_POINT_L:
+        # every checker of the stack lost in a glare but the farthest one's faint rim: their rims' peaks
+        tk = _stack_places(_top_beyond_glare(view, axis, ts, best, tk, 0)) + ARC_CENTRE_BIAS
+    if not len(tk):
         return 0, 0.0, 0.0
     # the frame just beyond the point's base, lit as the stack is: the checkers' brightness is taken against it
     fx, fy = view.px(x, base - d * TABLE_FRAME * 0.5)
     frame = view.gray[int(fy) - 4:int(fy) + 5, int(fx) - 12:int(fx) + 13]
     frame_level = max(8.0, median(frame)) if frame.size else 128.0
-    peaks.sort()
-    tk = ts[peaks]
     vals = []
     for j, t in enumerate(tk):
         vis = min((tk[j + 1] - t) if j + 1 < len(tk) else 2 * CHECKER_R, 2 * CHECKER_R)
@@ -680,13 +690,14 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
         patch = view.gray[int(sy) - half:int(sy) + half + 1, int(sx) - half:int(sx) + half + 1]
         if patch.size:
             vals.append(median(patch))
-    count = len(peaks) + _missed_in_gaps(tk)
+    count = len(tk) + _missed_in_gaps(tk)
     if max_len_mm == TABLE_POINT_L:
         count += _touching_more(ts, best, tk)
     if max_len_mm == TABLE_POINT_L and count > 5 and tk[-1] - tk[0] > TABLE_POINT_L - 2 * CHECKER_R - 2 * CHECKER_R / 2:
         count = _overlapped_count(best, ts)
     elif max_len_mm == TABLE_POINT_L:
         count = _hidden_by_glare(view, axis, ts, best, tk - ARC_CENTRE_BIAS, count)
+        count = _top_beyond_glare(view, axis, ts, best, tk - ARC_CENTRE_BIAS, count)
     return (count, (float(np.mean(vals)) / frame_level if vals else 0.0),
             _rim_polarity(view, x, base, d, float(tk[-1]) - ARC_CENTRE_BIAS + CHECKER_R))
 
@@ -763,6 +774,38 @@ def _hidden_by_glare(view: _View, axis, ts: np.ndarray, best: np.ndarray, centre
                 comb = _overlapped_count(best, ts)
                 if comb != n and stack_of(comb):
                     return comb
+            return n
+    return count
+
+
+def _top_beyond_glare(view: _View, axis, ts: np.ndarray, best: np.ndarray, centres: np.ndarray,
+                      count: int) -> int:
+    """The count of a stack of fewer than five touching checkers from a point's base (``count`` of them
+    counted, maybe none, their near-arc peaks at ``centres`` less ARC_CENTRE_BIAS) that goes on under a
+    lamp's glare: the farthest place of a touching stack (at most five) beyond the last counted checker
+    that shows a faint rim (FAINT_ARC) and whose middle, as every place between, is blown out
+    (_blown_out).  In a glare a white checker's face and the point under it saturate alike; the rim,
+    darker than the face, keeps a trace, and a checker lies on the one before it, so the places between
+    hold checkers too.  Not the first place (where the base's edge alone shows a faint arc).  ``count``
+    when there is none, or when the checkers seen do not lie at the places of ``count`` (_on_places)."""
+    t0 = float(ts[0])                   # ts: evenly STEP_MM apart
+
+    def near(first: int, last: int) -> np.ndarray:
+        """The response from FAINT_REACH before where the first-th checker's near-arc peak would lie to
+        FAINT_REACH beyond the last-th's."""
+        lo = CHECKER_R + 2 * CHECKER_R * (first - 1) + ARC_CENTRE_BIAS - FAINT_REACH
+        hi = CHECKER_R + 2 * CHECKER_R * (last - 1) + ARC_CENTRE_BIAS + FAINT_REACH
+        return best[max(0, math.ceil((lo - t0) / STEP_MM - 1e-6)):math.floor((hi - t0) / STEP_MM + 1e-6) + 1]
+
+    first = max(count, 1) + 1
+    if count >= 5 or near(first, 5).max(initial=-np.inf) < FAINT_ARC:
+        return count                    # no faint rim anywhere beyond (most points)
+    if count and not _on_places(centres, count):
+        return count
+    for n in range(5, first - 1, -1):
+        if near(n, n).max(initial=-np.inf) < FAINT_ARC:
+            continue
+        if all(_blown_out(view, axis, CHECKER_R + 2 * CHECKER_R * j) for j in range(count, n)):
             return n
     return count
 
@@ -845,19 +888,22 @@ def _checker_peaks(ts: np.ndarray, best: np.ndarray, first_arc_min: float = ARC_
     return peaks
 
 
-def _fits_stack_of(view: _View, axis, total: int) -> bool:
-    """Whether the checkers seen along a point lie where a stack of ``total`` would have them:
-    touching from the base (five or fewer) or evenly filling the point (more), each within
-    GRID_TOLERANCE; and whether each place of that stack beyond the last checker seen may hide one
-    (_unseen_places_hidden: blown out, or a faint rim) — the missing checkers go only where the
+def _fits_stack_of(view: _View, axis, totals) -> bool:
+    """Whether, for one of ``totals``, the checkers seen along a point lie where a stack of that many
+    would have them: touching from the base (five or fewer) or evenly filling the point (more), each
+    within GRID_TOLERANCE; and whether each place of that stack beyond the last checker seen may hide
+    one (_unseen_places_hidden: blown out, or a faint rim) — the missing checkers go only where the
     glare can hide them."""
     ts, best = _stack_response(view, axis, TABLE_POINT_L)
     centres = ts[_checker_peaks(ts, best, FIRST_ARC_MIN)] - ARC_CENTRE_BIAS
-    spacing = _stack_spacing(total)
-    slots = np.round((centres - CHECKER_R) / spacing)
-    return (bool(np.all(np.abs(centres - CHECKER_R - slots * spacing) <= GRID_TOLERANCE))
-            and _unseen_places_hidden(view, axis, ts, best, centres, total,
-                                      beyond=float(centres.max()) if len(centres) else -np.inf))
+    beyond = float(centres.max()) if len(centres) else -np.inf
+    for total in totals:
+        spacing = _stack_spacing(total)
+        slots = np.round((centres - CHECKER_R) / spacing)
+        if (np.all(np.abs(centres - CHECKER_R - slots * spacing) <= GRID_TOLERANCE)
+                and _unseen_places_hidden(view, axis, ts, best, centres, total, beyond=beyond)):
+            return True
+    return False
 
 
 def _comb(n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -910,11 +956,15 @@ def _missed_in_gaps(centres_mm: np.ndarray) -> int:
 
 
 def _tray(view: _View, which: str) -> tuple[int, float, float]:
-    """(number of borne-off checkers, their mean brightness) in one tray.
+    """(number of borne-off checkers, their mean brightness, rim polarity) in one tray.
 
     Checkers standing on edge make a sharp line every OFF_THICKNESS along the
     tray; the empty floor makes none (a lamp's glare or a shadow changes it
-    only slowly).  The filled length runs to the last such line.
+    only slowly).  The filled length runs to the last such line.  The lines
+    between two checkers are their rims seen edge on: darker than the faces for
+    light checkers, lighter for dark ones (_rim_polarity, bands narrower than
+    TRAY_BAND_MM: the faces, 4.7 mm, are not such a band).  A lone checker has
+    no such line (its ends meet the tray's floor): polarity 0.
     """
     x, base, d = table_tray_axis(which)
     length = TABLE_H / 2 - TABLE_FRAME - TABLE_TRAY_SPLIT / 2
@@ -947,21 +997,23 @@ def _tray(view: _View, which: str) -> tuple[int, float, float]:
     fx, fy = view.px(x, base - d * TABLE_FRAME * 0.5)
     frame = view.gray[int(fy) - 4:int(fy) + 5, int(fx) - 12:int(fx) + 13]
     frame_level = max(8.0, median(frame)) if frame.size else 128.0
-    return n, (float(np.mean(grey[:end])) / frame_level if end else 0.0), 0.0
+    return (n, (float(np.mean(grey[:end])) / frame_level if end else 0.0),
+            _rim_polarity(view, x, base, d, extent, TRAY_BAND_MM) if n >= 2 else 0.0)
 
 
 def _split_colours(stacks: list[tuple[int, float, float]], field: float, glared: list[bool]) -> list[str]:
     """White / black for each (count, brightness over the frame beside it, rim polarity), ``glared``
     saying which lie in a lamp's glare (GLARE_SHARE of them blown out): by the polarity when it is
     clear (RIM_POLARITY_MIN; RIM_POLARITY_GLARE in the glare, which moves a stack's brightness and its
-    frame's but keeps the step of its rims), else by the brightness split at the widest gap (on a log
+    frame's but keeps the step of its rims; RIM_POLARITY_BETWEEN for a stack brighter than every clear
+    black and darker than every clear white outside the glare, whose brightness something — the edge
+    of a glare, a shadow — moved too), else by the brightness split at the widest gap (on a log
     scale) — between the darkest white and the brightest black stack outside the glare whose polarity
     is clear, when there are both — else against the field's brightness over the frame."""
-    def by_polarity(polarity: float, in_glare: bool) -> str | None:
-        clear = RIM_POLARITY_GLARE if in_glare else RIM_POLARITY_MIN
+    def by_polarity(polarity: float, clear: float) -> str | None:
         return "white" if polarity <= -clear else "black" if polarity >= clear else None
 
-    logs = [(np.log(max(v, 1e-3)), None if g else by_polarity(polarity, False))
+    logs = [(np.log(max(v, 1e-3)), None if g else by_polarity(polarity, RIM_POLARITY_MIN))
             for (n, v, polarity), g in zip(stacks, glared) if n]
     vals = sorted(v for v, _ in logs)
     darkest_white = min((v for v, c in logs if c == "white"), default=None)
@@ -978,7 +1030,17 @@ def _split_colours(stacks: list[tuple[int, float, float]], field: float, glared:
             cut = float(np.exp((vals[i] + vals[i + 1]) / 2))
     if cut is None:
         cut = 0.75 * field
-    return [by_polarity(polarity, g) or ("white" if v > cut else "black")
+
+    def clear_from(v: float, in_glare: bool) -> float:
+        """The polarity that tells the colour of a stack of brightness ``v``."""
+        if in_glare:
+            return RIM_POLARITY_GLARE
+        if (darkest_white is not None and brightest_black is not None
+                and brightest_black < np.log(max(v, 1e-3)) < darkest_white):
+            return RIM_POLARITY_BETWEEN         # its brightness tells neither colour
+        return RIM_POLARITY_MIN
+
+    return [by_polarity(polarity, clear_from(v, g)) or ("white" if v > cut else "black")
             for (n, v, polarity), g in zip(stacks, glared)]
 
 
@@ -1011,7 +1073,7 @@ def read(image, calibration=None) -> dict:
                for p, (n, _, _) in zip(range(1, 25), stacks)]
               + [_glare_share(view, table_bar_axis(h), bar_len, CHECKER_R) >= GLARE_SHARE if n else False
                  for h, (n, _, _) in zip(("top", "bottom"), bars)]
-              + [False, False])         # trays: their checkers on edge show no rim polarity
+              + [False, False])         # trays: no glare rule for their checkers on edge
     colours = _split_colours(stacks + bars + trays, field, glared)
     points = []
     for (n, _, _), c in zip(stacks, colours[:24]):
@@ -1022,7 +1084,8 @@ def read(image, calibration=None) -> dict:
     for (n, _, _), c in zip(trays, colours[26:28]):
         off[0 if c == "white" else 1] += n
     _fill_glare_deficit(view, points, bar, off,
-                        [(which, n, c) for which, (n, _, _), c in zip(("bottom", "top"), trays, colours[26:28])])
+                        [(which, n, c) for which, (n, _, _), c in zip(("bottom", "top"), trays, colours[26:28])],
+                        [(half, n, c) for half, (n, _, _), c in zip(("top", "bottom"), bars, colours[24:26])])
     result = {"points": points, "bar": bar, "off": off, "dice": dice}
     totals = [sum(p[side] for p in points) + bar[side] + off[side] for side in (0, 1)]
     if totals == [15, 15]:
@@ -1045,17 +1108,20 @@ def _glare_share(view: _View, axis, length_mm: float, half_width_mm: float) -> f
     return float(np.mean(patch >= SATURATED)) if patch.size else 0.0
 
 
-def _fill_glare_deficit(view: _View, points: list, bar: list, off: list, trays: list) -> None:
+def _fill_glare_deficit(view: _View, points: list, bar: list, off: list, trays: list, bars: list) -> None:
     """A colour with fewer than 15 checkers (points, bar and trays) while the other has exactly 15:
     if exactly one place that may hold it lies in a lamp's blown-out glare (there rims and the lines
-    between borne-off checkers are washed out, and checkers are missed) — a stack of that colour, or
-    a tray read empty or with that colour — and no other such place is touched by the glare (a sixth
-    of its blown-out share), the missing checkers are put there.  ``trays`` is
-    [(which, count, colour)].  Changes ``points`` and ``off`` in place; anything less clear is left as
-    read (and gets no Position ID).
+    between borne-off checkers are washed out, and checkers are missed) — a stack of that colour where
+    a taller stack fits (_fits_stack_of), or a tray read empty or with that colour — and no other such
+    place is touched by the glare (a sixth of its blown-out share), the missing checkers are put there.
+    A bar half read empty or with that colour may hold them as well (a glare hides checkers on the bar
+    too) but is never filled: the fill abstains when it is the place in the glare or competes with it.
+    ``trays`` is [(which, count, colour)], ``bars`` [(half, count, colour)].  Changes ``points`` and
+    ``off`` in place; anything less clear is left as read (and gets no Position ID).
     """
     totals = [sum(p[side] for p in points) + bar[side] + off[side] for side in (0, 1)]
     tray_length = TABLE_H / 2 - TABLE_FRAME - TABLE_TRAY_SPLIT / 2
+    bar_length = TABLE_H / 2 - TABLE_FRAME - 4          # as read() looks along a bar half
     for side in (0, 1):
         deficit = 15 - totals[side]
         if deficit <= 0 or totals[1 - side] != 15:
@@ -1065,18 +1131,26 @@ def _fill_glare_deficit(view: _View, points: list, bar: list, off: list, trays: 
                       for i, p in enumerate(points) if p[side]]
         candidates += [(_glare_share(view, table_tray_axis(which), tray_length, CHECKER_R), "tray", which)
                        for which, n, c in trays if n == 0 or c == colour]
+        candidates += [(_glare_share(view, table_bar_axis(half), bar_length, CHECKER_R), "bar", half)
+                       for half, n, c in bars if n == 0 or c == colour]
+        # a stack touched by the glare may hold missing checkers only where a taller stack fits (the checkers
+        # seen at its places, its places beyond them blown out or faint): one that cannot is no candidate
+        candidates = [c for c in candidates if c[1] != "point" or c[0] == 0.0 or _fits_stack_of(
+            view, table_point_axis(c[2] + 1), range(points[c[2]][side] + 1, points[c[2]][side] + deficit + 1))]
         candidates.sort(key=lambda c: -c[0])
         if not candidates or candidates[0][0] < GLARE_SHARE:
             continue
         if len(candidates) > 1 and candidates[1][0] * GLARE_DOMINANCE > candidates[0][0]:
             continue                    # another place is in the glare too: its checkers may be the missing ones
         _, kind, where = candidates[0]
+        if kind == "bar":
+            continue                    # the missing checkers may lie on the bar, blown out: not filled
         if any((1 <= p[side] <= 5 or p == [0, 0]) and (kind, where) != ("point", i)
                and _faint_checker_beyond(view, table_point_axis(i + 1)) for i, p in enumerate(points)):
             continue                    # a stack outside the glare, or a point read empty, may hold a missed checker
         if any(p == [0, 0] and _empty_point_in_glare(view, table_point_axis(i + 1)) for i, p in enumerate(points)):
             continue                    # a point read empty inside the glare may hold them
-        if kind == "point" and not _fits_stack_of(view, table_point_axis(where + 1), points[where][side] + deficit):
+        if kind == "point" and not _fits_stack_of(view, table_point_axis(where + 1), (points[where][side] + deficit,)):
             continue                    # the checkers seen there are not spaced as that many would be
         if kind == "point":
             points[where][side] += deficit
