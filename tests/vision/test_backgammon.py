@@ -15,6 +15,24 @@ CAMERA = {"table": "wood", "lighting": "daylight", "tilt": 10.0, "rotation": -4.
           "jpeg": 85}
 
 
+
+def _read_entirely_right(seed: int):
+    """The random scene of ``seed`` read entirely right, with its Position ID: (img, truth, reading)."""
+    img, truth = rb.random_table_scene(np.random.default_rng(seed))
+    got = backgammon.read(img)
+    assert (got["points"], got["bar"], got["off"]) == (truth["points"], truth["bar"], truth["off"])
+    assert got["position_id"] == backgammon.position_id(truth["points"], truth["bar"], True)
+    return img, truth, got
+
+
+def _top_down_view(img):
+    """The reader's top-down view of the board found in ``img``, its edges made."""
+    corners = backgammon.find_table_board(img)
+    view = backgammon._View(backgammon._with_alpha(img),
+                            backgammon.board_homography(corners, backgammon.TABLE_W, backgammon.TABLE_H))
+    view.make_edges()
+    return view
+
 def test_starting_position_id():
     assert backgammon.position_id(rb.STARTING_POSITION, [0, 0], True) == "4HPwATDgc/ABMA"
     assert backgammon.position_id(rb.STARTING_POSITION, [0, 0], False) == "4HPwATDgc/ABMA"
@@ -178,9 +196,7 @@ def test_fast_colour_distance_gives_the_same_board_mask():
 def test_arc_response_is_board_outlines_ring_response():
     from vision.board_outline import ring_response
     img, _ = rb.render_table(rb.STARTING_POSITION, rng=2, conditions=CAMERA, scheme="walnut")
-    corners = backgammon.find_table_board(img)
-    view = backgammon._View(backgammon._with_alpha(img), backgammon.board_homography(corners, rb.TABLE_W, rb.TABLE_H))
-    view.make_edges()
+    view = _top_down_view(img)
     x, base, d = rb.table_point_axis(6)             # five white checkers in the starting position
     cx, cy = view.px(x, base)
     ts = np.arange(rb.CHECKER_R - 1.5, rb.TABLE_POINT_L - rb.CHECKER_R + 4.0, backgammon.STEP_MM)
@@ -330,10 +346,7 @@ def test_glare_fill_abstains_when_a_point_read_empty_shows_a_faint_first_checker
 def test_a_first_checker_whose_rim_meets_the_points_base_is_counted(seed):
     # tuning scenes (daylight or shadow, white checkers on light points): the first checker's near arc
     # meets the base's edge and responds 2.3-2.5, below ARC_MIN; FIRST_ARC_MIN (2.0) counts it
-    img, truth = rb.random_table_scene(np.random.default_rng(seed))
-    got = backgammon.read(img)
-    assert (got["points"], got["bar"], got["off"]) == (truth["points"], truth["bar"], truth["off"])
-    assert got["position_id"] == backgammon.position_id(truth["points"], truth["bar"], True)
+    img, truth, got = _read_entirely_right(seed)
 
 
 def test_glare_fill_abstains_when_the_seen_checkers_are_not_spaced_as_the_filled_stack(monkeypatch):
@@ -352,10 +365,7 @@ def test_glare_fill_abstains_when_the_seen_checkers_are_not_spaced_as_the_filled
     assert truth["points"][1] == [9, 0] and got["points"][1] == [3, 0]
     assert got["position_id"] is None
     view_axis = rb.table_point_axis(2)
-    corners = backgammon.find_table_board(img)
-    view = backgammon._View(backgammon._with_alpha(img),
-                            backgammon.board_homography(corners, backgammon.TABLE_W, backgammon.TABLE_H))
-    view.make_edges()
+    view = _top_down_view(img)
     assert backgammon._fits_stack_of(view, view_axis, (9,))
     assert not backgammon._fits_stack_of(view, view_axis, (12,))
 
@@ -402,11 +412,8 @@ def test_checkers_hidden_by_glare_are_counted_from_where_the_seen_ones_lie(seed,
     # whose farthest four are blown out or faint; 754058, four touching whose third shows only a faint rim;
     # 754200, twelve whose last rim is faint.  The seen checkers lie at places of only one stack from the
     # base whose other places are blown out or show a faint rim: that stack is counted
-    img, truth = rb.random_table_scene(np.random.default_rng(seed))
-    got = backgammon.read(img)
+    img, truth, got = _read_entirely_right(seed)
     assert truth["points"][point - 1] == stack
-    assert (got["points"], got["bar"], got["off"]) == (truth["points"], truth["bar"], truth["off"])
-    assert got["position_id"] == backgammon.position_id(truth["points"], truth["bar"], True)
 
 
 def test_hidden_checkers_need_a_stack_from_the_base_whose_other_places_may_hide_them():
@@ -425,10 +432,7 @@ def test_colours_under_glare_by_rim_polarity_and_the_clear_stacks_brightness(see
     # (RIM_POLARITY_GLARE).  754247 (walnut), a black checker on the bar and seven black borne off, both of
     # unclear polarity, fell above the widest brightness gap (between two black stacks); the cut now lies
     # between the darkest white and the brightest black stack outside the glare whose polarity is clear
-    img, truth = rb.random_table_scene(np.random.default_rng(seed))
-    got = backgammon.read(img)
-    assert (got["points"], got["bar"], got["off"]) == (truth["points"], truth["bar"], truth["off"])
-    assert got["position_id"] == backgammon.position_id(truth["points"], truth["bar"], True)
+    img, truth, got = _read_entirely_right(seed)
 
 
 def test_brightness_cut_lies_between_the_stacks_whose_polarity_is_clear():
@@ -484,11 +488,8 @@ def test_the_top_of_a_touching_stack_beyond_blown_out_places_is_counted(seed, po
     # tuning scenes 870019, 870733 (glare): white checkers touching from the base whose farther ones lie in a
     # lamp's glare; the first is counted, the next places are blown out, and the farthest checker (the third,
     # the fifth) keeps a faint rim (1.3, 1.9): the stack runs to it
-    img, truth = rb.random_table_scene(np.random.default_rng(seed))
-    got = backgammon.read(img)
+    img, truth, got = _read_entirely_right(seed)
     assert truth["points"][point - 1] == stack
-    assert (got["points"], got["bar"], got["off"]) == (truth["points"], truth["bar"], truth["off"])
-    assert got["position_id"] == backgammon.position_id(truth["points"], truth["bar"], True)
     monkeypatch.setattr(backgammon, "_top_beyond_glare", lambda view, axis, ts, best, centres, count: count)
     got = backgammon.read(img)
     assert got["points"][point - 1] == [seen, 0]
@@ -501,15 +502,9 @@ def test_glare_fill_passes_over_a_glared_stack_that_cannot_hold_more(seed, point
     # that hides them, but also touches another white stack (point 5's one, point 8's one) more than a sixth
     # as much; there a taller stack would lie where the board is clear and shows no rim, so it cannot hold
     # the missing checkers: they are put on the one stack that can
-    img, truth = rb.random_table_scene(np.random.default_rng(seed))
-    got = backgammon.read(img)
+    img, truth, got = _read_entirely_right(seed)
     assert truth["points"][point - 1] == stack
-    assert (got["points"], got["bar"], got["off"]) == (truth["points"], truth["bar"], truth["off"])
-    assert got["position_id"] == backgammon.position_id(truth["points"], truth["bar"], True)
-    corners = backgammon.find_table_board(img)
-    view = backgammon._View(backgammon._with_alpha(img),
-                            backgammon.board_homography(corners, backgammon.TABLE_W, backgammon.TABLE_H))
-    view.make_edges()
+    view = _top_down_view(img)
     shares = [backgammon._glare_share(view, rb.table_point_axis(p), rb.TABLE_POINT_L, rb.CHECKER_R)
               for p in (point, other)]
     assert shares[1] * backgammon.GLARE_DOMINANCE > shares[0]          # the other stack is touched by the glare
@@ -523,11 +518,8 @@ def test_a_stack_between_the_clear_blacks_and_whites_by_the_sign_of_its_polarity
     # (clear blacks 0.6, clear whites 5.3), polarity 0.996; 870995, a lone black checker at 0.46 (clear
     # blacks 0.13, clear whites 1.18), polarity 0.96.  Both fell above the widest brightness gap (white);
     # their brightness tells neither colour, the sign of their rims' polarity does (RIM_POLARITY_BETWEEN)
-    img, truth = rb.random_table_scene(np.random.default_rng(seed))
-    got = backgammon.read(img)
+    img, truth, got = _read_entirely_right(seed)
     assert truth["points"][point - 1] == stack
-    assert (got["points"], got["bar"], got["off"]) == (truth["points"], truth["bar"], truth["off"])
-    assert got["position_id"] == backgammon.position_id(truth["points"], truth["bar"], True)
 
 
 def test_brightness_between_the_clear_stacks_leaves_the_colour_to_the_polaritys_sign():
@@ -550,15 +542,9 @@ def test_borne_off_checkers_colour_by_the_polarity_of_the_lines_between_them(see
     # tuning scenes (glare): borne-off checkers whose tray a lamp's glare lifts (or a cloth's colours
     # darken) were coloured by their brightness alone, the wrong way; the lines between them (their rims
     # seen edge on) are darker than the faces for white checkers, lighter for black ones
-    img, truth = rb.random_table_scene(np.random.default_rng(seed))
-    got = backgammon.read(img)
+    img, truth, got = _read_entirely_right(seed)
     assert truth["off"] == off
-    assert (got["points"], got["bar"], got["off"]) == (truth["points"], truth["bar"], truth["off"])
-    assert got["position_id"] == backgammon.position_id(truth["points"], truth["bar"], True)
-    corners = backgammon.find_table_board(img)
-    view = backgammon._View(backgammon._with_alpha(img),
-                            backgammon.board_homography(corners, backgammon.TABLE_W, backgammon.TABLE_H))
-    view.make_edges()
+    view = _top_down_view(img)
     n, _, polarity = backgammon._tray(view, which)     # (870136: three seen, the glare fill adds three)
     assert n >= 2
     if which == "bottom":       # white's, in the renderer
@@ -575,10 +561,7 @@ def test_a_lone_borne_off_checker_has_no_rim_polarity():
     got = backgammon.read(img)
     assert got["off"] == truth["off"] == [0, 1]
     assert (got["points"], got["bar"]) == (truth["points"], truth["bar"])
-    corners = backgammon.find_table_board(img)
-    view = backgammon._View(backgammon._with_alpha(img),
-                            backgammon.board_homography(corners, backgammon.TABLE_W, backgammon.TABLE_H))
-    view.make_edges()
+    view = _top_down_view(img)
     assert backgammon._tray(view, "top")[::2] == (1, 0.0)
 
 
