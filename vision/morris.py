@@ -154,6 +154,37 @@ def _best_rings(gx, gy, centres, r, search, radii=(0.86, 1.0)):
     return score[np.arange(n), j], xy[:, 0], xy[:, 1]
 
 
+def _rings_refined_twice(gx, gy, centres, r):
+    """(strength, x, y) of the strongest ring of radius r within 2 px of each centre (whole pixels),
+    then once more within 2 px of that spot: a rim in shade is sharp, and 1 px off-centre can halve
+    its strength.  The same as _best_rings without search run twice, but a spot both passes look at
+    is measured once (most centres move by a pixel or not at all)."""
+    centres = np.asarray(centres, np.float64).reshape(-1, 2)
+    n = len(centres)
+    if n == 0:
+        return np.zeros(0), np.zeros(0), np.zeros(0)
+    span = np.arange(-4.0, 5.0)                     # both passes stay within 4 px: a 9x9 grid of spots
+    score = np.full((n, 9, 9), np.nan)
+
+    def measure(needed):
+        k, iy, ix = np.nonzero(needed)
+        spots = centres[k] + np.c_[span[ix], span[iy]]
+        score[k, iy, ix] = np.maximum(0.0, ring_response(gx, gy, spots, r, samples=32, band=1.5,
+                                                         percentile=RING_PERCENTILE))
+
+    window = np.arange(-2, 3)
+    rows, cols = np.full((n, 1), 4) + window, np.full((n, 1), 4) + window
+    for _ in range(2):
+        cells = (np.arange(n)[:, None, None], rows[:, :, None], cols[:, None, :])
+        needed = np.zeros(score.shape, bool)
+        needed[cells] = True
+        measure(needed & np.isnan(score))
+        j = np.argmax(score[cells].reshape(n, 25), axis=1)
+        best_row, best_col = rows[np.arange(n), j // 5], cols[np.arange(n), j % 5]
+        rows, cols = best_row[:, None] + window, best_col[:, None] + window
+    return score[np.arange(n), best_row, best_col], centres[:, 0] + span[best_col], centres[:, 1] + span[best_row]
+
+
 def _rim_profile(gx, gy, x: float, y: float, radius: float) -> np.ndarray:
     """Edge strength across a circle round (x, y) at PROFILE_SAMPLES angles from the picture's
     x axis: the radial minus the tangential gradient, the strongest within 3 px of the radius
@@ -290,9 +321,7 @@ def _side_pieces(gray, lum, gx, gy, in_view, x0_px, x1_px, r):
     order = np.union1d(np.argsort(-peak_strength)[:MAX_LOOSE_CANDIDATES], np.argsort(-quick)[:MAX_LOOSE_CANDIDATES])
     found = []
     cands = []
-    strength, bx, by = _best_rings(gx, gy, np.c_[xs[order], ys[order]], r, 0, radii=(1.0,))
-    # Once more from there: a rim in shade is sharp, and 1 px off-centre can halve its strength.
-    strength, bx, by = _best_rings(gx, gy, np.c_[bx, by], r, 0, radii=(1.0,))
+    strength, bx, by = _rings_refined_twice(gx, gy, np.c_[xs[order], ys[order]], r)
     hidden = []
     faint = []
     for s, x, y, texture in zip(strength, bx, by, _texture(gx, gy, bx, by, r)):
@@ -533,6 +562,7 @@ SNAP_REACH = (14.0, 6.0, 3.0)  # mm searched across each drawn line, one pass ea
 MIN_LINE_SCORE = 10.0     # below this no plate is trusted (BoardNotFound)
 SURE_LINE_SCORE = 12.0    # line score that confirms a plate (right ones scored 18 and more, wrong ones 7 and less)
 SNAPPED_HYPOTHESES = 3    # the rough plate hypotheses (best line scores first) snapped onto the lines
+WELL_POSED = 1e-6         # determinant over the diagonal's product above which the normal equations are used
 SNAP_KEEP = 2.5           # mm: a line sample further than this from the fitted correction is an outlier
 
 
@@ -566,6 +596,21 @@ _SNAP_DESIGNS = [(sel, np.c_[np.ones(sel.sum()), _LINES_ON[sel]])
                  for sel in (np.abs(_LINES_NORMAL[:, 0]) > 0.5, np.abs(_LINES_NORMAL[:, 1]) > 0.5)]
 
 
+def _least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """np.linalg.lstsq's solution for three unknowns: by the normal equations and Cramer's rule
+    (much faster than lstsq on a few hundred samples) unless the samples nearly lie on one line,
+    where lstsq handles the degenerate case."""
+    (a, b, c), (_, e, f), (_, _, i) = (design.T @ design).tolist()
+    p, q, t = (design.T @ target).tolist()
+    co_a, co_b, co_c = e * i - f * f, c * f - b * i, b * f - c * e      # first column of the adjugate
+    det = a * co_a + b * co_b + c * co_c
+    if det > WELL_POSED * a * e * i:
+        return np.array([(co_a * p + co_b * q + co_c * t) / det,
+                         (co_b * p + (a * i - c * c) * q + (b * c - a * f) * t) / det,
+                         (co_c * p + (b * c - a * f) * q + (a * e - b * b) * t) / det])
+    return np.linalg.lstsq(design, target, rcond=None)[0]
+
+
 def _snap_to_lines(line_map: np.ndarray, H: np.ndarray) -> np.ndarray:
     """H corrected so that the drawn lines fall where the picture shows them.
 
@@ -586,8 +631,10 @@ def _snap_to_lines(line_map: np.ndarray, H: np.ndarray) -> np.ndarray:
             for _ in range(3):
                 if keep.sum() < 6:
                     return H
-                coef = np.linalg.lstsq(design[keep], target[keep], rcond=None)[0]
-                keep = np.abs(design @ coef - target) < max(SNAP_KEEP, 0.3 * reach)
+                coef = _least_squares(design[keep], target[keep])
+                kept, keep = keep, np.abs(design @ coef - target) < max(SNAP_KEEP, 0.3 * reach)
+                if np.array_equal(keep, kept):
+                    break               # the same samples again would give the same fit
             A[axis] = [coef[1], coef[2], coef[0]]
         H = H @ A
     return H

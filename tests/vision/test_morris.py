@@ -307,3 +307,31 @@ def test_faint_round_rim_on_a_busy_cloth_counted_when_the_counts_need_it():
     assert got["captured"] == truth["captured"] == {"white": 1, "black": 1}
     assert got["in_hand"] == truth["in_hand"]
     assert {p: got[p] for p in rb.TINTAR_POINTS} == truth_points(truth)
+
+
+def test_rings_refined_twice_same_as_two_refinements():
+    # The side-piece search measures each spot once; it must find what two plain refinements find.
+    img, _ = _dev_scene(740386)
+    gray = rb.cv2.cvtColor(img, rb.cv2.COLOR_BGR2GRAY)
+    gx, gy = morris.gradients(gray)
+    rng = np.random.default_rng(5)
+    centres = np.c_[rng.integers(20, gray.shape[1] - 20, 60), rng.integers(20, gray.shape[0] - 20, 60)]
+    centres = np.r_[centres, [[3, 3], [gray.shape[1] - 2, 10]]]        # rims running off the picture too
+    r = rb.TINTAR_PIECE_R * morris.PX_PER_MM
+    once = morris._best_rings(gx, gy, centres, r, 0, radii=(1.0,))
+    twice = morris._best_rings(gx, gy, np.c_[once[1], once[2]], r, 0, radii=(1.0,))
+    got = morris._rings_refined_twice(gx, gy, centres, r)
+    for a, b in zip(got, twice):
+        assert np.array_equal(a, b)
+    assert all(len(a) == 0 for a in morris._rings_refined_twice(gx, gy, np.zeros((0, 2)), r))
+
+
+def test_least_squares_matches_lstsq_also_when_samples_lie_on_one_line():
+    rng = np.random.default_rng(2)
+    design = np.c_[np.ones(40), rng.uniform(0, 300, 40), rng.uniform(0, 300, 40)]
+    target = design @ [1.5, 0.01, -0.02] + rng.normal(0, 0.5, 40)
+    np.testing.assert_allclose(morris._least_squares(design, target),
+                               np.linalg.lstsq(design, target, rcond=None)[0], rtol=1e-9, atol=1e-9)
+    design[:, 1] = 40.0                                          # every sample on one vertical line
+    np.testing.assert_allclose(morris._least_squares(design, target),
+                               np.linalg.lstsq(design, target, rcond=None)[0], rtol=1e-9, atol=1e-9)
