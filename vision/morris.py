@@ -2,7 +2,8 @@
 pieces lying beside the board (not yet placed on the left, captured on the right).
 
 How: the plate's rough outline (vision.board_outline masks) is snapped onto
-the 16 drawn lines it shows, and the board is seen from straight above at
+the 16 drawn lines it shows (an affine correction, then a perspective one for
+an outline tilted in depth), and the board is seen from straight above at
 ``PX_PER_MM``.  A piece is a disc: around each point we look for a ring of
 strong edges of the piece's radius, crossed at right angles all the way round
 (straight board lines crossing the ring add little).  Its colour is its
@@ -73,7 +74,7 @@ BLOWN_FACE_SPREAD = 3.0     # (a white piece inside a glare spot, its rim washed
 BLOWN_LEVEL = 245.0         # grey level of a blown-out glare spot (a white piece's face is about 230 in plain light)
 FAINT_RIM = 1.0             # beside the board a round rim (fold >= DOUBT_FOURFOLD) this strong and
 FAINT_TEXTURE = 0.8         # this share of the cloth's texture, too faint to count: that piece or nothing
-GLARE_AROUND = 240.0        # beside the board: cloth right round a piece this bright is blown out by glare
+GLARE_AROUND = 240.0        # cloth or plate right round a piece this bright is blown out by glare
 HIDDEN_RIM = (0.3, 0.45)    # rim (ring, four-fold share at least these) makes the side's counts unsure
 
 
@@ -544,9 +545,13 @@ def _point_colour(lum, x, y, r, point_px, ink_offsets_mm, ink_light: bool) -> tu
     light, dark = (ink, around) if ink_light else (around, ink)
     if ink is None or light - dark < MIN_INK_CONTRAST:
         # No usable ink beside the point (burnt-out glare, lines not where expected): only a
-        # piece clearly darker or clearly not darker than the plate is named.
+        # piece clearly darker or clearly not darker than the plate is named.  On a plate blown out
+        # by glare nothing is named white: the glare lifts a black face to the plate's brightness,
+        # and its edge can ring an empty point.
         ratio = inner / max(8.0, around)
-        return ("black" if ratio < SURE_BLACK_RATIO else "white" if ratio > SURE_WHITE_RATIO else None), float("nan")
+        if ratio > SURE_WHITE_RATIO and around < GLARE_AROUND:
+            return "white", float("nan")
+        return ("black" if ratio < SURE_BLACK_RATIO else None), float("nan")
     u = (inner - dark) / (light - dark)
     if UNSURE_SHARE[0] < u < UNSURE_SHARE[1]:
         # The ink sampled beside the point may lie under other light (a shadow's edge): a
@@ -563,6 +568,9 @@ MIN_LINE_SCORE = 10.0     # below this no plate is trusted (BoardNotFound)
 SURE_LINE_SCORE = 12.0    # line score that confirms a plate (right ones scored 18 and more, wrong ones 7 and less)
 SNAPPED_HYPOTHESES = 3    # the rough plate hypotheses (best line scores first) snapped onto the lines
 WELL_POSED = 1e-6         # determinant over the diagonal's product above which the normal equations are used
+PERSPECTIVE_REACH = 3.0   # mm searched across each drawn line by the perspective pass
+PERSPECTIVE_PASSES = 2    # the second corrects what the first's fit leaves (it takes each sample's place
+                          # along its line from the H it starts from)
 SNAP_KEEP = 2.5           # mm: a line sample further than this from the fitted correction is an outlier
 
 
@@ -638,6 +646,54 @@ def _snap_to_lines(line_map: np.ndarray, H: np.ndarray) -> np.ndarray:
             A[axis] = [coef[1], coef[2], coef[0]]
         H = H @ A
     return H
+
+
+_VERTICAL_SAMPLES = np.abs(_LINES_NORMAL[:, 0]) > 0.5      # samples on the lines that fix x
+# The perspective fit's columns for a, b, c (1, x, y on the vertical lines' samples, else 0) and
+# d, e, f (the same on the horizontal lines' samples).
+_PERSPECTIVE_AFFINE_PART = np.c_[np.c_[np.ones(len(_LINES_ON)), _LINES_ON] * _VERTICAL_SAMPLES[:, None],
+                                 np.c_[np.ones(len(_LINES_ON)), _LINES_ON] * ~_VERTICAL_SAMPLES[:, None]]
+
+
+def _perspective_refined(image: np.ndarray, line_map: np.ndarray, H: np.ndarray, score: float) -> np.ndarray:
+    """The chosen plate's H after PERSPECTIVE_PASSES perspective snaps, if its drawn lines then sit
+    at least as well where the picture shows them and the plate stays in view; else H as it was.
+    A rough outline with one side too long (a corner pulled off by glare or the cloth) tilts the
+    plate in depth, which the affine snap cannot undo: the points are still found (the ring test
+    looks 4 mm round each), but the board's edges end up millimetres off where loose pieces lie."""
+    refined = H
+    for _ in range(PERSPECTIVE_PASSES):
+        refined = _snap_perspective(line_map, refined)
+    if _plate_in_view(image.shape, refined) and _line_score(line_map, refined) >= score:
+        return refined
+    return H
+
+
+def _snap_perspective(line_map: np.ndarray, H: np.ndarray) -> np.ndarray:
+    """H corrected by a perspective correction of board mm fitted to the drawn lines: each line
+    sample moved across its line to the strongest line contrast within PERSPECTIVE_REACH, and
+    the eight parameters fitted to the moves (outliers dropped)."""
+    offs = np.arange(-PERSPECTIVE_REACH, PERSPECTIVE_REACH + 0.01, 0.5)
+    moved = _LINES_ON[:, None, :] + offs[None, :, None] * _LINES_NORMAL[:, None, :]
+    vals = _sample(line_map, H, moved.reshape(-1, 2)).reshape(len(_LINES_ON), len(offs))
+    found = _LINES_ON + offs[np.argmax(vals, axis=1)][:, None] * _LINES_NORMAL
+    # A sample on a vertical line fixes x: found x = (a + b x + c y) / (g x + h y + 1), on a
+    # horizontal one y = (d + e x + f y) / (same); linear in a-h once multiplied out.
+    target = np.where(_VERTICAL_SAMPLES, found[:, 0], found[:, 1])
+    x, y = _LINES_ON[:, 0], _LINES_ON[:, 1]
+    design = np.c_[_PERSPECTIVE_AFFINE_PART, -target * x, -target * y]
+    keep = np.ones(len(x), bool)
+    for _ in range(3):
+        if keep[_VERTICAL_SAMPLES].sum() < 6 or keep[~_VERTICAL_SAMPLES].sum() < 6:
+            return H
+        coef = np.linalg.lstsq(design[keep], target[keep], rcond=None)[0]
+        fitted = (_PERSPECTIVE_AFFINE_PART @ coef[:6]) / (coef[6] * x + coef[7] * y + 1.0)
+        kept, keep = keep, np.abs(fitted - target) < SNAP_KEEP
+        if np.array_equal(keep, kept):
+            break
+    a, b, c, d, e, f, g, h = coef
+    C = np.array([[b, c, a], [e, f, d], [g, h, 1.0]])
+    return H @ C
 
 
 KMEANS_SEED = 12345       # seed of the colour mask's k-means (foreground_mask)
@@ -773,6 +829,7 @@ def _find_plate(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # misplaced board would name wrong points, so nothing is read.
         raise BoardNotFound("the Tintar board's lines are not clearly seen — check the light and the view "
                             "/ liniile tablei de Tintar nu se văd clar — verificați lumina și imaginea")
+    H = _perspective_refined(image, line_map, H, score)
     return mm_to_px(H, _PLATE_CORNERS_MM), H
 
 

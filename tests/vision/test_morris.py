@@ -309,6 +309,46 @@ def test_faint_round_rim_on_a_busy_cloth_counted_when_the_counts_need_it():
     assert {p: got[p] for p in rb.TINTAR_POINTS} == truth_points(truth)
 
 
+def _glare_scene(seed):
+    """A scene of the tuning seeds with its lighting forced to a glare spot."""
+    rng = np.random.default_rng(seed)
+    board, in_hand, captured = rb.random_tintar_position(rng)
+    conditions = rb.random_conditions(rng)
+    conditions["lighting"] = "glare"
+    return rb.render_tintar(board, in_hand, captured, rng, conditions)
+
+
+@pytest.mark.parametrize("seed, name, truth_there", [
+    (881280, "g1", "black"),     # a black piece whose face the glare lifts to the plate's brightness
+    (883189, "d6", None),        # an empty point that the glare spot's edge rings
+])
+def test_nothing_named_white_on_a_plate_blown_out_by_glare(seed, name, truth_there):
+    # With the ink beside the point burnt out too, brightness cannot tell a lifted black face, or
+    # the bare plate, from a white piece: the point is left unread (None), never called white.
+    img, truth = _dev_scene(seed) if seed == 881280 else _glare_scene(seed)
+    assert truth["conditions"]["lighting"] == "glare" and truth[name] == truth_there
+    got = morris.read(img)
+    assert got[name] is None
+    wrong = [p for p in rb.TINTAR_POINTS if got[p] is not None and got[p] != truth[p]]
+    assert wrong == []
+
+
+def test_snap_undoes_a_plate_tilted_in_depth():
+    # A rough outline with one side too long (a corner pulled off by glare or the cloth) tilts the
+    # plate in depth: an affine correction leaves its far corners off, the perspective pass does not.
+    board, in_hand, captured = _position()
+    img, truth = rb.render_tintar(board, in_hand, captured, rng=3, conditions=CAMERA, scheme="green")
+    corners = np.array(truth["corners_px"])
+    H = morris.board_homography(corners, rb.TINTAR_SIZE, rb.TINTAR_SIZE)
+    tilt = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.1 / rb.TINTAR_SIZE, 0.0, 1.0]])
+    rough = H @ tilt
+    plate = np.array(morris._PLATE_CORNERS_MM, float)
+    assert np.abs(morris.mm_to_px(rough, plate) - corners).max() > 10.0
+    line_map = morris._line_map(img)
+    snapped = morris._perspective_refined(img, line_map, morris._snap_to_lines(line_map, rough), 0.0)
+    assert np.abs(morris.mm_to_px(snapped, plate) - corners).max() < 2.5      # an affine snap leaves 14 px
+
+
 def test_rings_refined_twice_same_as_two_refinements():
     # The side-piece search measures each spot once; it must find what two plain refinements find.
     img, _ = _dev_scene(740386)
