@@ -17,14 +17,17 @@ each point a checker shows as the arc of its rim on the side towards the point's
 checker of a stack lies on top of it, further out); arcs are found with an edge test that wants a
 curve crossed at right angles all along, so triangle edges and wood grain do not count.  Each arc
 is one checker; a stack of more than five, which fills the point evenly, is counted by the comb
-of its arcs; checkers seen where no stack of the count read would have them tell the stack from the
-base they belong to, whose other checkers a lamp's glare hid (blown out, or faint rims); a faint rim
-at a later place of a touching stack, beyond blown-out places, is its top checker.  A stack's
-colour is the polarity of its rims (darker than the face: white; lighter: black; in a glare, or
-with a brightness between the clear stacks' of either colour, its sign), else its brightness split
-into the two colours over the whole board (between the stacks whose polarity is clear).  Borne-off
-checkers stand on edge in the trays: their count is the filled length over a checker's thickness,
-their colour (two or more) the polarity of the lines between them (their rims seen edge on).
+of its arcs, also when only some of them show but those lie closer than touching; checkers seen where
+no stack of the count read would have them tell the stack from the base they belong to, whose other
+checkers a lamp's glare hid (blown out, or faint rims); a faint rim at a later place of a touching
+stack, beyond blown-out places, is its top checker.  A bar half is read as a touching stack from the
+frame.  A stack's colour is the polarity of its rims (darker than the face: white; lighter: black; in
+a glare, or with a brightness between the clear stacks' of either colour, its sign), else its
+brightness split into the two colours over the whole board (between the stacks whose polarity is
+clear); a side of 15 + k beside one of 15 - k gives its one stack of k whose rims do not tell its
+colour, and lean the other way, to the other side.  Borne-off checkers stand on edge in the trays:
+their count is the filled length over a checker's thickness, their colour (two or more) the polarity
+of the lines between them (their rims seen edge on).
 A colour short of 15 gets the missing checkers on its one stack inside a blown-out glare where a
 taller stack fits, if there is exactly one (and no point read empty lies in the glare); otherwise a
 reading without 15 checkers a side has no Position ID.  Dice: vision.dice.
@@ -94,6 +97,8 @@ RIM_POLARITY_BETWEEN = 0.5          # ... for one outside the glare whose bright
 TRAY_LINE_MIN = 1.5                 # a fainter line still carries the run of borne-off checkers on
 TRAY_EDGE_MIN = 3.0                 # log-brightness step of the line between two borne-off checkers
 TRAY_BAND_MM = 3.0                  # those lines (~1.8 mm) are found by a top-hat this wide (rim polarity)
+OFF_START = 1.0                     # mm: the first borne-off checker stands this far from the tray's outer end
+OFF_HALF_WIDTH = CHECKER_R - 1.0    # mm: half the width of a borne-off checker on edge, across the tray
 
 
 _LOG_GREY = (255.0 / np.log(256.0 + 8.0) * np.log(np.arange(256, dtype=np.float32) + 8.0)).astype(np.float32)
@@ -665,14 +670,16 @@ def _faint_checker_beyond(view: _View, axis) -> bool:
 
 def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
     """(number of checkers, mean brightness of their visible parts, rim polarity) along one point
-    or bar half."""
+    or bar half (whose checkers lie touching from the frame, as a point's first five from its base)."""
     x, base, d = axis
     k = PX_PER_MM
+    on_point = max_len_mm == TABLE_POINT_L
     ts, best = _stack_response(view, axis, max_len_mm)
-    # on a point the first checker's near arc meets the base's edge and shows weaker: a lower bar there
-    peaks = _checker_peaks(ts, best, FIRST_ARC_MIN if max_len_mm == TABLE_POINT_L else ARC_MIN)
+    # the first checker's near arc meets the base's edge (a point's, or the frame's at the bar's end) and
+    # shows weaker: a lower bar there
+    peaks = _checker_peaks(ts, best, FIRST_ARC_MIN)
     tk = np.sort(ts[peaks])
-    if not len(tk) and max_len_mm == TABLE_POINT_L:
+    if not len(tk):
         # every checker of the stack lost in a glare but the farthest one's faint rim: their rims' peaks
         tk = _stack_places(_top_beyond_glare(view, axis, ts, best, tk, 0)) + ARC_CENTRE_BIAS
     if not len(tk):
@@ -690,14 +697,17 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
         patch = view.gray[int(sy) - half:int(sy) + half + 1, int(sx) - half:int(sx) + half + 1]
         if patch.size:
             vals.append(median(patch))
-    count = len(tk) + _missed_in_gaps(tk)
-    if max_len_mm == TABLE_POINT_L:
-        count += _touching_more(ts, best, tk)
-    if max_len_mm == TABLE_POINT_L and count > 5 and tk[-1] - tk[0] > TABLE_POINT_L - 2 * CHECKER_R - 2 * CHECKER_R / 2:
+    count = len(tk) + _missed_in_gaps(tk) + _touching_more(ts, best, tk)
+    if on_point and count > 5 and tk[-1] - tk[0] > TABLE_POINT_L - 2 * CHECKER_R - 2 * CHECKER_R / 2:
         count = _overlapped_count(best, ts)
-    elif max_len_mm == TABLE_POINT_L:
-        count = _hidden_by_glare(view, axis, ts, best, tk - ARC_CENTRE_BIAS, count)
-        count = _top_beyond_glare(view, axis, ts, best, tk - ARC_CENTRE_BIAS, count)
+    else:
+        seen = count
+        if on_point:
+            count = _overlapping_in_part(ts, best, tk, count)
+        if count == seen:
+            # on a bar half at most five, touching from the frame (never the even stack that fills a point)
+            count = _hidden_by_glare(view, axis, ts, best, tk - ARC_CENTRE_BIAS, count, 15 if on_point else 5)
+            count = _top_beyond_glare(view, axis, ts, best, tk - ARC_CENTRE_BIAS, count)
     return (count, (float(np.mean(vals)) / frame_level if vals else 0.0),
             _rim_polarity(view, x, base, d, float(tk[-1]) - ARC_CENTRE_BIAS + CHECKER_R))
 
@@ -750,7 +760,7 @@ def _blown_out(view: _View, axis, place: float) -> bool:
 
 
 def _hidden_by_glare(view: _View, axis, ts: np.ndarray, best: np.ndarray, centres: np.ndarray,
-                     count: int) -> int:
+                     count: int, most: int = 15) -> int:
     """The count of a point whose checkers seen (near-arc peaks at ``centres``, mm from the base, less
     ARC_CENTRE_BIAS) do not lie where a stack of ``count`` would have them (_on_places), and whose
     stack does not span the point (that one is counted by its comb).
@@ -768,7 +778,7 @@ def _hidden_by_glare(view: _View, axis, ts: np.ndarray, best: np.ndarray, centre
     def stack_of(n: int) -> bool:
         return _on_places(centres, n) and _unseen_places_hidden(view, axis, ts, best, centres, n)
 
-    for n in range(count + 1, 16):
+    for n in range(count + 1, most + 1):
         if stack_of(n):
             if n > 5:
                 comb = _overlapped_count(best, ts)
@@ -906,15 +916,34 @@ def _fits_stack_of(view: _View, axis, totals) -> bool:
     return False
 
 
+_COMB_SHIFTS = np.arange(-1.5, 3.1, STEP_MM)    # mm: a comb's rims may lie this far beyond its centres' places
+
+
 def _comb(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """A stack of n evenly filling a point (_overlapped_count), a row per shift of it (-1.5 to 3 mm):
+    """A stack of n evenly filling a point (_overlapped_count), a row per shift of it (_COMB_SHIFTS):
     its inner checkers' centres and the places where neighbouring checkers' rims meet (mm from the base)."""
     spacing = (TABLE_POINT_L - 2 * CHECKER_R) / (n - 1)
-    centres = CHECKER_R + np.arange(-1.5, 3.1, STEP_MM)[:, None] + spacing * np.arange(n)[None, :]
+    centres = CHECKER_R + _COMB_SHIFTS[:, None] + spacing * np.arange(n)[None, :]
     return centres[:, 1:-1], centres[:, :-1] + spacing / 2
 
 
 _COMBS = {n: _comb(n) for n in range(6, 16)}     # the stacks of more than five a point may hold
+
+
+def _comb_fit(response: np.ndarray, ts: np.ndarray) -> tuple[int, float]:
+    """(n, shift in mm) of the comb that fits a point's near-arc response best (_overlapped_count)."""
+    reach = int(round(1.0 / STEP_MM))
+    kernel = np.ones((1, 2 * reach + 1), np.uint8)
+    row = response.astype(np.float32)[None, :]
+    high, low = cv2.dilate(row, kernel)[0], cv2.erode(row, kernel)[0]
+    best_n, best_shift, best_score = 6, 0.0, -np.inf
+    for n, (inner, between) in _COMBS.items():
+        scores = (np.interp(inner.ravel(), ts, high).reshape(inner.shape).mean(axis=1)
+                  - np.interp(between.ravel(), ts, low).reshape(between.shape).mean(axis=1))
+        i = int(np.argmax(scores))
+        if scores[i] > best_score:
+            best_n, best_shift, best_score = n, float(_COMB_SHIFTS[i]), float(scores[i])
+    return best_n, best_shift
 
 
 def _overlapped_count(response: np.ndarray, ts: np.ndarray) -> int:
@@ -924,18 +953,31 @@ def _overlapped_count(response: np.ndarray, ts: np.ndarray) -> int:
     (and a small shift) whose drops fall on the response's dips and whose checkers on its highs
     wins; half the true spacing would put its highs on dips, so it loses.
     """
-    reach = int(round(1.0 / STEP_MM))
-    kernel = np.ones((1, 2 * reach + 1), np.uint8)
-    row = response.astype(np.float32)[None, :]
-    high, low = cv2.dilate(row, kernel)[0], cv2.erode(row, kernel)[0]
-    best_n, best_score = 6, -np.inf
-    for n, (inner, between) in _COMBS.items():
-        scores = (np.interp(inner.ravel(), ts, high).reshape(inner.shape).mean(axis=1)
-                  - np.interp(between.ravel(), ts, low).reshape(between.shape).mean(axis=1))
-        i = int(np.argmax(scores))
-        if scores[i] > best_score:
-            best_n, best_score = n, float(scores[i])
-    return best_n
+    return _comb_fit(response, ts)[0]
+
+
+def _overlapping_in_part(ts: np.ndarray, best: np.ndarray, peaks: np.ndarray, count: int) -> int:
+    """The count of a point whose checkers seen (near-arc ``peaks``, mm from the base, sorted) overlap —
+    two neighbours closer than touching, so the stack holds more than five and fills the point evenly —
+    but do not span it (the farther rims washed out by a lamp's glare, or too faint in its lifted light
+    to pass ARC_MIN): the comb's count (_comb_fit, which scores the whole point, faint rims too) when
+    every checker seen lies at a place of the comb's stack (with its shift; within GRID_TOLERANCE and
+    GRID_SHARE of its spacing), every place between the first and the last seen holds a checker seen or
+    shows a faint rim (FAINT_ARC; a touching stack's checkers lie at every other place of a comb of
+    twice as many, and nothing shows between them) and it holds at least ``count``; else ``count``."""
+    if len(peaks) < 2 or np.min(np.diff(peaks)) >= 2 * CHECKER_R - TOUCH_TOLERANCE:
+        return count
+    n, shift = _comb_fit(best, ts)
+    places = _stack_places(n) + shift
+    off = np.abs(peaks[:, None] - places[None, :])
+    at = np.argmin(off, axis=1)
+    if n < count or np.any(off[np.arange(len(peaks)), at] > min(GRID_TOLERANCE, GRID_SHARE * _stack_spacing(n))):
+        return count
+    for j in range(at.min() + 1, at.max()):
+        near = np.abs(ts - places[j]) <= FAINT_REACH
+        if j not in at and (not near.any() or best[near].max() < FAINT_ARC):
+            return count
+    return n
 
 
 def _missed_in_gaps(centres_mm: np.ndarray) -> int:
@@ -1044,6 +1086,29 @@ def _split_colours(stacks: list[tuple[int, float, float]], field: float, glared:
             for (n, v, polarity), g in zip(stacks, glared)]
 
 
+def _balance_colours(stacks: list[tuple[int, float, float]], colours: list[str]) -> list[str]:
+    """``colours`` (_split_colours) with one stack given the other colour when one colour counts 15 + k
+    checkers and the other 15 - k: a side cannot have more than 15, so some stack of k was given the
+    wrong colour.  Only when exactly one stack of that colour holds k checkers, its rims do not tell
+    its colour (polarity below RIM_POLARITY_MIN: its brightness, or a weaker sign, decided) and its
+    polarity, however weak, leans to the other colour (a lamp's glare lifts a white checker to a
+    black one's brightness over its frame, or moves its frame; the step of its rims keeps a trace)."""
+    totals = {c: sum(n for (n, _, _), c2 in zip(stacks, colours) if c2 == c) for c in ("white", "black")}
+    over = "white" if totals["white"] > 15 else "black" if totals["black"] > 15 else None
+    if over is None:
+        return colours
+    other = "black" if over == "white" else "white"
+    k = totals[over] - 15
+    if totals[other] != 15 - k:
+        return colours
+    leans = (lambda p: p < 0) if other == "white" else (lambda p: p > 0)
+    unclear = [i for i, ((n, _, polarity), c) in enumerate(zip(stacks, colours))
+               if c == over and n == k and abs(polarity) < RIM_POLARITY_MIN and leans(polarity)]
+    if len(unclear) != 1:
+        return colours
+    return [other if i == unclear[0] else c for i, c in enumerate(colours)]
+
+
 def read(image, calibration=None) -> dict:
     """The backgammon position in ``image`` (BGR); see the module docstring for the result."""
     image = imaging.check_frame(image)
@@ -1074,7 +1139,7 @@ def read(image, calibration=None) -> dict:
               + [_glare_share(view, table_bar_axis(h), bar_len, CHECKER_R) >= GLARE_SHARE if n else False
                  for h, (n, _, _) in zip(("top", "bottom"), bars)]
               + [False, False])         # trays: no glare rule for their checkers on edge
-    colours = _split_colours(stacks + bars + trays, field, glared)
+    colours = _balance_colours(stacks + bars + trays, _split_colours(stacks + bars + trays, field, glared))
     points = []
     for (n, _, _), c in zip(stacks, colours[:24]):
         points.append([n, 0] if c == "white" else [0, n])
@@ -1098,11 +1163,11 @@ def read(image, calibration=None) -> dict:
     return result
 
 
-def _glare_share(view: _View, axis, length_mm: float, half_width_mm: float) -> float:
-    """Share of the picture along a point or tray (``axis``, ``length_mm`` from its base,
-    ``half_width_mm`` either side) that is blown out to white."""
+def _glare_share(view: _View, axis, length_mm: float, half_width_mm: float, start_mm: float = 0.0) -> float:
+    """Share of the picture along a point or tray (``axis``, from ``start_mm`` to ``length_mm`` from its
+    base, ``half_width_mm`` either side) that is blown out to white."""
     x, base, d = axis
-    x0, y0 = view.px(x - half_width_mm, base)
+    x0, y0 = view.px(x - half_width_mm, base + d * start_mm)
     x1, y1 = view.px(x + half_width_mm, base + d * length_mm)
     patch = view.gray[int(min(y0, y1)):int(max(y0, y1)), int(x0):int(x1)]
     return float(np.mean(patch >= SATURATED)) if patch.size else 0.0
@@ -1112,8 +1177,9 @@ def _fill_glare_deficit(view: _View, points: list, bar: list, off: list, trays: 
     """A colour with fewer than 15 checkers (points, bar and trays) while the other has exactly 15:
     if exactly one place that may hold it lies in a lamp's blown-out glare (there rims and the lines
     between borne-off checkers are washed out, and checkers are missed) — a stack of that colour where
-    a taller stack fits (_fits_stack_of), or a tray read empty or with that colour — and no other such
-    place is touched by the glare (a sixth of its blown-out share), the missing checkers are put there.
+    a taller stack fits (_fits_stack_of), or a tray read empty or with that colour, whose blown-out share
+    is taken where the missing checkers would stand, beyond those seen from its outer end — and no other
+    such place is touched by the glare (a sixth of its blown-out share), the missing checkers are put there.
     A bar half read empty or with that colour may hold them as well (a glare hides checkers on the bar
     too) but is never filled: the fill abstains when it is the place in the glare or competes with it.
     ``trays`` is [(which, count, colour)], ``bars`` [(half, count, colour)].  Changes ``points`` and
@@ -1129,7 +1195,10 @@ def _fill_glare_deficit(view: _View, points: list, bar: list, off: list, trays: 
         colour = ("white", "black")[side]
         candidates = [(_glare_share(view, table_point_axis(i + 1), TABLE_POINT_L, CHECKER_R), "point", i)
                       for i, p in enumerate(points) if p[side]]
-        candidates += [(_glare_share(view, table_tray_axis(which), tray_length, CHECKER_R), "tray", which)
+        # borne-off checkers stand from the tray's outer end: the missing ones would stand beyond those seen
+        candidates += [(_glare_share(view, table_tray_axis(which),
+                                     min(tray_length, OFF_START + (n + deficit) * OFF_THICKNESS), OFF_HALF_WIDTH,
+                                     OFF_START + n * OFF_THICKNESS), "tray", which)
                        for which, n, c in trays if n == 0 or c == colour]
         candidates += [(_glare_share(view, table_bar_axis(half), bar_length, CHECKER_R), "bar", half)
                        for half, n, c in bars if n == 0 or c == colour]
