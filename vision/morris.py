@@ -422,6 +422,7 @@ def _line_samples() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 _LINES_ON, _LINES_OFF, _LINES_NORMAL = _line_samples()
+_VERTICAL_SAMPLES = np.abs(_LINES_NORMAL[:, 0]) > 0.5      # samples on the lines that fix x
 
 
 def _point_directions() -> dict[str, list[tuple[float, float]]]:
@@ -598,6 +599,14 @@ def _line_score(line_map: np.ndarray, H: np.ndarray) -> float:
     return float(np.median(_sample(line_map, H, _LINES_ON)) / (np.median(_sample(line_map, H, _LINES_OFF)) + 1.0))
 
 
+def _line_scores_by_direction(line_map: np.ndarray, H: np.ndarray) -> tuple[float, float]:
+    """_line_score of the vertical lines' samples and of the horizontal lines' samples apart."""
+    on = _sample(line_map, H, _LINES_ON)
+    off = _sample(line_map, H, _LINES_OFF).reshape(-1, 2)       # two off samples per on sample
+    return tuple(float(np.median(on[sel]) / (np.median(off[sel]) + 1.0))
+                 for sel in (_VERTICAL_SAMPLES, ~_VERTICAL_SAMPLES))
+
+
 # For x and for y: the line samples that fix it (the lines across that axis) and the affine fit's
 # design matrix on them (1, x, y of each sample), made once.
 _SNAP_DESIGNS = [(sel, np.c_[np.ones(sel.sum()), _LINES_ON[sel]])
@@ -648,7 +657,6 @@ def _snap_to_lines(line_map: np.ndarray, H: np.ndarray) -> np.ndarray:
     return H
 
 
-_VERTICAL_SAMPLES = np.abs(_LINES_NORMAL[:, 0]) > 0.5      # samples on the lines that fix x
 # The perspective fit's columns for a, b, c (1, x, y on the vertical lines' samples, else 0) and
 # d, e, f (the same on the horizontal lines' samples).
 _PERSPECTIVE_AFFINE_PART = np.c_[np.c_[np.ones(len(_LINES_ON)), _LINES_ON] * _VERTICAL_SAMPLES[:, None],
@@ -830,6 +838,12 @@ def _find_plate(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         raise BoardNotFound("the Tintar board's lines are not clearly seen — check the light and the view "
                             "/ liniile tablei de Tintar nu se văd clar — verificați lumina și imaginea")
     H = _perspective_refined(image, line_map, H, score)
+    if min(_line_scores_by_direction(line_map, H)) < MIN_LINE_SCORE:
+        # The line score is a median: a plate stretched along one axis can keep every line of the
+        # other direction on the drawing (half the samples) while its own lines fall on the plate
+        # beside them.  Both directions must sit on the drawing (right plates: 15.5 and more, 1 796 scenes).
+        raise BoardNotFound("the Tintar board's lines are not clearly seen — check the light and the view "
+                            "/ liniile tablei de Tintar nu se văd clar — verificați lumina și imaginea")
     return mm_to_px(H, _PLATE_CORNERS_MM), H
 
 

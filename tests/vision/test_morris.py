@@ -375,3 +375,22 @@ def test_least_squares_matches_lstsq_also_when_samples_lie_on_one_line():
     design[:, 1] = 40.0                                          # every sample on one vertical line
     np.testing.assert_allclose(morris._least_squares(design, target),
                                np.linalg.lstsq(design, target, rcond=None)[0], rtol=1e-9, atol=1e-9)
+
+
+def test_plate_stretched_along_one_axis_is_not_trusted():
+    # The line score is a median over both directions' samples: a plate 35 % too wide on a checked
+    # cloth kept the horizontal lines on the drawing (score 18) and read six points wrong, one of
+    # them a black piece on an empty point.  Both directions must sit on the drawing.
+    img, truth = _dev_scene(888306)
+    with pytest.raises(BoardNotFound):
+        morris.read(img)
+    board, in_hand, captured = _position()
+    img, truth = rb.render_tintar(board, in_hand, captured, rng=3, conditions=CLEAN, scheme="cream")
+    H = morris.board_homography(np.array(truth["corners_px"]), rb.TINTAR_SIZE, rb.TINTAR_SIZE)
+    centre = rb.TINTAR_SIZE / 2
+    stretch = np.array([[1 / 1.35, 0.0, centre * (1 - 1 / 1.35)], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    line_map = morris._line_map(img)
+    vertical, horizontal = morris._line_scores_by_direction(line_map, H)
+    assert min(vertical, horizontal) > 17
+    vertical, horizontal = morris._line_scores_by_direction(line_map, H @ stretch)
+    assert vertical < morris.MIN_LINE_SCORE < horizontal
