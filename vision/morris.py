@@ -610,7 +610,7 @@ def _line_scores_by_direction(line_map: np.ndarray, H: np.ndarray) -> tuple[floa
 # For x and for y: the line samples that fix it (the lines across that axis) and the affine fit's
 # design matrix on them (1, x, y of each sample), made once.
 _SNAP_DESIGNS = [(sel, np.c_[np.ones(sel.sum()), _LINES_ON[sel]])
-                 for sel in (np.abs(_LINES_NORMAL[:, 0]) > 0.5, np.abs(_LINES_NORMAL[:, 1]) > 0.5)]
+                 for sel in (_VERTICAL_SAMPLES, ~_VERTICAL_SAMPLES)]
 
 
 def _least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
