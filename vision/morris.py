@@ -575,10 +575,9 @@ PERSPECTIVE_PASSES = 2    # the second corrects what the first's fit leaves (it 
 SNAP_KEEP = 2.5           # mm: a line sample further than this from the fitted correction is an outlier
 
 
-def _line_map(image: np.ndarray) -> np.ndarray:
-    """Thin-line contrast of the picture at LINE_MAP_SCALE: |grey - its blur|."""
-    small = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), None, fx=LINE_MAP_SCALE, fy=LINE_MAP_SCALE,
-                       interpolation=cv2.INTER_AREA).astype(np.float32)
+def _line_map(gray: np.ndarray) -> np.ndarray:
+    """Thin-line contrast of the grey picture at LINE_MAP_SCALE: |grey - its blur|."""
+    small = cv2.resize(gray, None, fx=LINE_MAP_SCALE, fy=LINE_MAP_SCALE, interpolation=cv2.INTER_AREA).astype(np.float32)
     return np.abs(small - cv2.GaussianBlur(small, (0, 0), LINE_MAP_BLUR))
 
 
@@ -788,7 +787,7 @@ def _best_plate(image: np.ndarray, line_map: np.ndarray, outlines) -> tuple[floa
     return best_score, best_H, partly
 
 
-def _find_plate(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _find_plate(image: np.ndarray, gray: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(corners of the plate in pixels, board-mm -> pixel homography).
 
     Outlines come first from the region closed by sharp edges
@@ -799,9 +798,9 @@ def _find_plate(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     lines (a frame lost in shadow or the colour of the cloth leaves only the
     inner plate, a plate the colour of the cloth only the lines), then snapped
     onto the drawn lines it shows; the one whose drawn lines sit best where the
-    Tintar drawing puts them wins.
+    Tintar drawing puts them wins.  ``gray``: the picture in grey, when the caller has made it.
     """
-    line_map = _line_map(image)
+    line_map = _line_map(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if gray is None else gray)
     scale = min(1.0, PLATE_WORK_WIDTH / float(image.shape[1]))
     edge_outlines, edge_error = _mask_outlines(edge_enclosed_mask(image, scale), scale)
     score, H, partly = _best_plate(image, line_map, edge_outlines)
@@ -923,9 +922,10 @@ def _side_counts(left, right, on_board: dict, board_hidden: int = 0) -> tuple[di
 def read(image, calibration=None) -> dict:
     """The Tintar position in ``image`` (BGR); see the module docstring for the result."""
     image = imaging.check_frame(image)
-    _, H = _find_plate(image)
+    picture_gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    _, H = _find_plate(image, picture_gray)
     x0 = -SIDE_ZONE - SIDE_GAP
-    gray, _ = top_down(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), H, x0, -8.0, TINTAR_SIZE + SIDE_ZONE + SIDE_GAP,
+    gray, _ = top_down(picture_gray, H, x0, -8.0, TINTAR_SIZE + SIDE_ZONE + SIDE_GAP,
                        TINTAR_SIZE + 8.0, PX_PER_MM, with_inside=False)
     lum = gray.astype(np.float32)
     gx, gy = gradients(gray)

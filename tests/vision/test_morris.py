@@ -344,7 +344,7 @@ def test_snap_undoes_a_plate_tilted_in_depth():
     rough = H @ tilt
     plate = np.array(morris._PLATE_CORNERS_MM, float)
     assert np.abs(morris.mm_to_px(rough, plate) - corners).max() > 10.0
-    line_map = morris._line_map(img)
+    line_map = morris._line_map(rb.cv2.cvtColor(img, rb.cv2.COLOR_BGR2GRAY))
     snapped = morris._perspective_refined(img, line_map, morris._snap_to_lines(line_map, rough), 0.0)
     assert np.abs(morris.mm_to_px(snapped, plate) - corners).max() < 2.5      # an affine snap leaves 14 px
 
@@ -389,7 +389,7 @@ def test_plate_stretched_along_one_axis_is_not_trusted():
     H = morris.board_homography(np.array(truth["corners_px"]), rb.TINTAR_SIZE, rb.TINTAR_SIZE)
     centre = rb.TINTAR_SIZE / 2
     stretch = np.array([[1 / 1.35, 0.0, centre * (1 - 1 / 1.35)], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
-    line_map = morris._line_map(img)
+    line_map = morris._line_map(rb.cv2.cvtColor(img, rb.cv2.COLOR_BGR2GRAY))
     vertical, horizontal = morris._line_scores_by_direction(line_map, H)
     assert min(vertical, horizontal) > 17
     vertical, horizontal = morris._line_scores_by_direction(line_map, H @ stretch)
