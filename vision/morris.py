@@ -627,6 +627,15 @@ def _least_squares(design: np.ndarray, target: np.ndarray) -> np.ndarray:
     return np.linalg.lstsq(design, target, rcond=None)[0]
 
 
+def _lines_found(line_map: np.ndarray, H: np.ndarray, reach: float, step: float) -> np.ndarray:
+    """Each line sample (board mm) moved across its line, in ``step`` mm within ``reach``, to the
+    strongest thin-line contrast where H puts it: where the picture shows that line."""
+    offs = np.arange(-reach, reach + 0.01, step)
+    moved = _LINES_ON[:, None, :] + offs[None, :, None] * _LINES_NORMAL[:, None, :]
+    vals = _sample(line_map, H, moved.reshape(-1, 2)).reshape(len(_LINES_ON), len(offs))
+    return _LINES_ON + offs[np.argmax(vals, axis=1)][:, None] * _LINES_NORMAL
+
+
 def _snap_to_lines(line_map: np.ndarray, H: np.ndarray) -> np.ndarray:
     """H corrected so that the drawn lines fall where the picture shows them.
 
@@ -635,11 +644,7 @@ def _snap_to_lines(line_map: np.ndarray, H: np.ndarray) -> np.ndarray:
     the moves (x from the vertical lines, y from the horizontal ones), outliers
     dropped, in passes of shrinking reach."""
     for reach in SNAP_REACH:
-        offs = np.arange(-reach, reach + 0.01, 1.0)
-        moved = _LINES_ON[:, None, :] + offs[None, :, None] * _LINES_NORMAL[:, None, :]
-        vals = _sample(line_map, H, moved.reshape(-1, 2)).reshape(len(_LINES_ON), len(offs))
-        shift = offs[np.argmax(vals, axis=1)]
-        found = _LINES_ON + shift[:, None] * _LINES_NORMAL
+        found = _lines_found(line_map, H, reach, 1.0)
         A = np.eye(3)
         for axis, (sel, design) in enumerate(_SNAP_DESIGNS):
             target = found[sel, axis]
@@ -680,10 +685,7 @@ def _snap_perspective(line_map: np.ndarray, H: np.ndarray) -> np.ndarray:
     """H corrected by a perspective correction of board mm fitted to the drawn lines: each line
     sample moved across its line to the strongest line contrast within PERSPECTIVE_REACH, and
     the eight parameters fitted to the moves (outliers dropped)."""
-    offs = np.arange(-PERSPECTIVE_REACH, PERSPECTIVE_REACH + 0.01, 0.5)
-    moved = _LINES_ON[:, None, :] + offs[None, :, None] * _LINES_NORMAL[:, None, :]
-    vals = _sample(line_map, H, moved.reshape(-1, 2)).reshape(len(_LINES_ON), len(offs))
-    found = _LINES_ON + offs[np.argmax(vals, axis=1)][:, None] * _LINES_NORMAL
+    found = _lines_found(line_map, H, PERSPECTIVE_REACH, 0.5)
     # A sample on a vertical line fixes x: found x = (a + b x + c y) / (g x + h y + 1), on a
     # horizontal one y = (d + e x + f y) / (same); linear in a-h once multiplied out.
     target = np.where(_VERTICAL_SAMPLES, found[:, 0], found[:, 1])
