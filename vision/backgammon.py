@@ -178,11 +178,16 @@ LAYOUT_MARGIN = 20.0                # mm beside the board looked at when judging
 LAYOUT_BESIDE = 5.0                 # mm: a drawn line's edge is compared with the edges this far beside it
 RIM_REACH = 16.0                    # mm: a side is searched this far either way when refined
 RIM_SEGMENTS = 10
+REFINE_ROUNDS = 2                   # an outline is refined onto its rim at most this many times
+_SIDE_CORNERS = ((0, 3), (0, 1), (1, 2), (2, 3))   # the corners (TL, TR, BR, BL) of the left, top, right, bottom side
+SIDE_MOVED_PX = 4.0                 # a refined side whose corners moved less than this is not put back
 EDGE_CLEARANCE = 3.0                # mask pixels: an outline corner nearer the picture's edge is a board cut off
 MIN_LAYOUT_SCORE = 5.0
 LAYOUT_LINE_CAP = 10.0              # a drawn line's part of the layout score is capped at this either way
 GOOD_LAYOUT_SCORE = 90.0            # an outline whose drawing shows this well needs no other candidates
 ASPECT_TOLERANCE = 0.05            # an outline this far from the board's proportions may have lost a side
+RETRY_ROUNDS = 2                    # ... and is moved out to them, and a winner still off them once more
+PLAUSIBLE_RATIO = (0.7, 1.4)        # an outline's proportions against the board's beyond these are no board
 CUT_OFF_LAYOUT_SCORE = 60.0         # a cut-off outline (_cut_off_variants) shows the drawing this well, refined
 SAME_OUTLINE_PX = 4.0               # mask pixels: outlines whose corners all lie this close are one
 
@@ -326,9 +331,10 @@ def _inside(quad: np.ndarray, mw: int, mh: int) -> bool:
 
 
 def _cut_off_variants(quad: np.ndarray) -> list[np.ndarray]:
-    """For an outline that runs out of the picture and is longer than the board's proportions (a
-    shadow of another colour than the table's joined to the board and reaching the picture's edge):
-    the outline with one side moved in to the board's proportions, the two ways it can be."""
+    """For an outline longer than the board's proportions (a shadow of another colour than the
+    table's joined to the board; tried for every outline that runs out of the picture, and again
+    by _retry_off_proportions): the outline with one side moved in to the board's proportions, the
+    two ways it can be."""
     r = _ratio(quad)
     if abs(r - 1.0) < ASPECT_TOLERANCE:
         return []
@@ -485,20 +491,39 @@ def find_table_board(image: np.ndarray, image_bgra: np.ndarray | None = None) ->
         scored.append((_layout_score(gx, gy), quad, H, gx, gy, kind))
         if scored[-1][0] >= MAX_LAYOUT_SCORE:
             break                        # no later outline can show the drawing better (the first best is kept)
-    score, quad = _best_refined(image_bgra, scored)
+    score, quad = _best_refined(image_bgra, scored, put_back=True)
     if scored and scored[-1][5] == "cut off" and score < CUT_OFF_LAYOUT_SCORE:
         # a part cut out of a shadowed outline that does not show the drawing clearly: not trusted
         scored = [s for s in scored if s[5] != "cut off"]
         if not scored:
             raise BoardPartlyInView("only part of the backgammon board is in view — move the camera or the "
                                     "board / tabla se vede doar în parte — mutați camera sau tabla")
-        score, quad = _best_refined(image_bgra, scored)
+        score, quad = _best_refined(image_bgra, scored, put_back=True)
     if abs(_ratio(quad) - 1.0) >= ASPECT_TOLERANCE:
         score, quad = _retry_off_proportions(image_bgra, scored, score, quad)
-    if score < MIN_LAYOUT_SCORE:
+    if score < GOOD_LAYOUT_SCORE:
+        # the outline may be the playing field inside a frame lost in the table's colours: grown by the
+        # frame, the drawing then shows clearly
+        grown = _grown_by_frame(quad)
+        H, gx, gy = _layout_edges(image_bgra, grown)
+        s2 = _layout_score(gx, gy)
+        if s2 > score:
+            s2, q2 = _best_refined(image_bgra, [(s2, grown, H, gx, gy, "grown")])
+            if s2 >= GOOD_LAYOUT_SCORE and abs(_ratio(q2) - 1.0) < ASPECT_TOLERANCE:
+                score, quad = s2, q2
+    h, w = image.shape[:2]
+    if score < MIN_LAYOUT_SCORE or not _inside(quad + 0.5, w, h):
+        # (an outline that ran out of the picture on the way: every candidate lay inside it)
         raise BoardNotFound("no backgammon board in view (no outline shows the board's drawing) "
                             "/ nu se vede tabla de table")
     return quad
+
+
+def _grown_by_frame(quad: np.ndarray) -> np.ndarray:
+    """The outline of a board whose playing field, inside its frame (TABLE_FRAME wide), is ``quad``."""
+    inner_w, inner_h = TABLE_W - 2 * _F, TABLE_H - 2 * _F
+    H = board_homography(quad, inner_w, inner_h)
+    return mm_to_px(H, [(-_F, -_F), (inner_w + _F, -_F), (inner_w + _F, inner_h + _F), (-_F, inner_h + _F)])
 
 
 def _retry_off_proportions(image_bgra: np.ndarray, scored: list, score: float,
@@ -506,26 +531,38 @@ def _retry_off_proportions(image_bgra: np.ndarray, scored: list, score: float,
     """The chosen outline, refined, is off the board's proportions (often the playing fields
     without the trays, whose frame was lost in the table's colours): each other candidate and the
     chosen one moved out to the board's proportions (_aspect_variants), refined as well; the
-    best-scored of all is kept (the chosen one when none shows the drawing better)."""
+    best-scored of all is kept (the chosen one when none shows the drawing better).  A candidate
+    that wins while off the proportions itself (a shadow joined to one side of the board first, the
+    frame lost on the other side next) is moved out to them in turn, at most RETRY_ROUNDS times."""
     others = [(s[1], s[2], s[3], s[4]) for s in scored[:-1]]
-    for variant in _aspect_variants(quad):
-        others.append((variant, *_layout_edges(image_bgra, variant)))
-    for q, H, gx, gy in others:
-        entry = [(_layout_score(gx, gy), q, H, gx, gy, "retry")]
-        s2, q2 = _best_refined(image_bgra, entry)
-        if s2 > score:
-            score, quad = s2, q2
+    varied = quad
+    for _ in range(RETRY_ROUNDS):
+        # moved out to the proportions (a side lost), or in (a shadow joined to one side)
+        for variant in _aspect_variants(varied) + _cut_off_variants(varied):
+            others.append((variant, *_layout_edges(image_bgra, variant)))
+        for q, H, gx, gy in others:
+            entry = [(_layout_score(gx, gy), q, H, gx, gy, "retry")]
+            s2, q2 = _best_refined(image_bgra, entry)
+            if s2 > score:
+                score, quad = s2, q2
+        if (quad is varied or abs(_ratio(quad) - 1.0) < ASPECT_TOLERANCE
+                or not PLAUSIBLE_RATIO[0] < _ratio(quad) < PLAUSIBLE_RATIO[1]):
+            break
+        others, varied = [], quad
     return score, quad
 
 
-def _best_refined(image_bgra: np.ndarray, scored: list) -> tuple[float, np.ndarray]:
+def _best_refined(image_bgra: np.ndarray, scored: list, put_back: bool = False) -> tuple[float, np.ndarray]:
     """(layout score, corners) of the best-scored outline of ``scored`` [(score, quad, H, gx, gy,
     kind)], refined twice onto its rim (a refinement is kept only when the layout shows better).
-    The chosen entry is moved to the end of ``scored`` so the caller can see its kind."""
+    With ``put_back`` (the first choice among the candidates), a refined side may be put back where
+    it started when the drawing shows poorly.  The chosen entry is moved to the end of ``scored`` so
+    the caller can see its kind."""
     best = max(range(len(scored)), key=lambda i: scored[i][0])
     scored.append(scored.pop(best))
     score, quad, H, gx, gy, _ = scored[-1]
-    for _ in range(2):
+    start = quad
+    for _ in range(REFINE_ROUNDS):
         refined = _refine_outline(H, gx, gy)
         if refined is None:
             break
@@ -536,6 +573,20 @@ def _best_refined(image_bgra: np.ndarray, scored: list) -> tuple[float, np.ndarr
         if score2 < score:
             break
         score, quad, H, gx, gy = score2, refined, H2, gx2, gy2
+    if put_back and score < GOOD_LAYOUT_SCORE and quad is not start:
+        # a side may have been pulled onto the wrong edge while the others found theirs (a patterned
+        # cloth beside a frame whose inner edge is faint): one side put back where it started, the
+        # best of the four when it shows the drawing better
+        refined = quad
+        moved = np.linalg.norm(refined - start, axis=1)
+        for i, j in _SIDE_CORNERS:
+            if max(moved[i], moved[j]) < SIDE_MOVED_PX:
+                continue
+            back = refined.copy()
+            back[i], back[j] = start[i], start[j]
+            score2 = _layout_score(*_layout_edges(image_bgra, back)[1:])
+            if score2 > score:
+                score, quad = score2, back
     return score, quad
 
 
@@ -1118,7 +1169,7 @@ def read(image, calibration=None) -> dict:
     side_len = np.linalg.norm(corners[3] - corners[0]) + np.linalg.norm(corners[2] - corners[1])
     ratio = top_len / max(1.0, side_len)
     expected = TABLE_W / TABLE_H
-    if not 0.7 * expected < ratio < 1.4 * expected:
+    if not PLAUSIBLE_RATIO[0] * expected < ratio < PLAUSIBLE_RATIO[1] * expected:
         raise BoardNotFound(f"no backgammon board in view (outline {ratio:.2f}:1, expected {expected:.2f}:1, "
                             f"long side across the picture) / nu se vede tabla de table")
     H = board_homography(corners, TABLE_W, TABLE_H)
