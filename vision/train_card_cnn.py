@@ -89,6 +89,7 @@ def _collect_job(args):
 
 def collect_all(seeds, decks, jobs: int, log=print):
     if jobs <= 1:
+        cv2.setNumThreads(1)            # one job, one core (as the pool's workers and torch's threads)
         return collect(seeds, decks, log=log)
     from multiprocessing import Pool
     chunks = [seeds[k::jobs * 8] for k in range(jobs * 8)]
