@@ -325,7 +325,7 @@ def _aspect_variants(quad: np.ndarray) -> list[np.ndarray]:
 
 
 def _inside(quad: np.ndarray, mw: int, mh: int) -> bool:
-    """Whether all four corners lie EDGE_CLEARANCE inside a mask ``mw`` x ``mh``."""
+    """Whether all four corners lie EDGE_CLEARANCE inside a mask (or picture) ``mw`` x ``mh``."""
     return bool(np.all((quad[:, 0] > EDGE_CLEARANCE) & (quad[:, 0] < mw - 1 - EDGE_CLEARANCE)
                        & (quad[:, 1] > EDGE_CLEARANCE) & (quad[:, 1] < mh - 1 - EDGE_CLEARANCE)))
 
@@ -476,7 +476,9 @@ def _with_alpha(image: np.ndarray) -> np.ndarray:
 
 def find_table_board(image: np.ndarray, image_bgra: np.ndarray | None = None) -> np.ndarray:
     """The board's four corners in pixels (TL, TR, BR, BL): the outline candidate whose layout shows
-    best, refined twice onto its rim (a refinement is kept only when the layout shows better).
+    best, refined twice onto its rim (a refinement is kept only when the layout shows better); an
+    outline off the board's proportions tried again moved to them (_retry_off_proportions), and one
+    whose drawing shows poorly grown by the frame (_grown_by_frame).
     ``image_bgra``: _with_alpha(image) when the caller has it already."""
     if image_bgra is None:
         image_bgra = _with_alpha(image)
@@ -512,8 +514,8 @@ def find_table_board(image: np.ndarray, image_bgra: np.ndarray | None = None) ->
             if s2 >= GOOD_LAYOUT_SCORE and abs(_ratio(q2) - 1.0) < ASPECT_TOLERANCE:
                 score, quad = s2, q2
     h, w = image.shape[:2]
-    if score < MIN_LAYOUT_SCORE or not _inside(quad + 0.5, w, h):
-        # (an outline that ran out of the picture on the way: every candidate lay inside it)
+    # every candidate lay inside the picture: one that ran out of it on the way is not the board
+    if score < MIN_LAYOUT_SCORE or not _inside(quad, w, h):
         raise BoardNotFound("no backgammon board in view (no outline shows the board's drawing) "
                             "/ nu se vede tabla de table")
     return quad
