@@ -341,19 +341,20 @@ def _cut_off_variants(quad: np.ndarray) -> list[np.ndarray]:
     return _to_proportions(quad, across=r > 1.0)
 
 
-def _outline_candidates(image: np.ndarray, edges_wanted):
+def _outline_candidates(image: np.ndarray, edges_wanted, ran_out: list | None = None):
     """Possible board outlines, yielded as (kind, corners in picture pixels): those of the colour
     mask first ("colour"), then those of the sharp-edge mask ("edges", made only when
     ``edges_wanted()`` says so once the colour mask's have been looked at); "cut off" for an outline
     cut out of one that runs out of the picture (_cut_off_variants).  BoardNotFound /
-    BoardPartlyInView when there is none."""
+    BoardPartlyInView when there is none.  ``ran_out`` (a list) gets an entry for every outline that
+    runs out of the picture."""
     mask, scale = foreground_mask(image, OUTLINE_WORK_WIDTH, fast_distance=True, seed=0)
     mh, mw = mask.shape
     quads, cut_off = [], False
-    for source in ("colour", "edges"):
-        if source == "edges" and not edges_wanted():
+    for source in ("colour", "edges", "colour edges"):
+        if source != "colour" and not edges_wanted():
             break
-        m = mask if source == "colour" else edge_enclosed_mask(image, scale)
+        m = mask if source == "colour" else edge_enclosed_mask(image, scale, colour=source == "colour edges")
         contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         if not contours:
             continue
@@ -375,6 +376,8 @@ def _outline_candidates(image: np.ndarray, edges_wanted):
         for kind, quad in tried:
             if not _inside(quad, mw, mh):
                 cut_off = True
+                if ran_out is not None:
+                    ran_out.append(kind)
                 continue
             quad = (quad + 0.5) / scale - 0.5
             if all(np.max(np.abs(quad - q)) > SAME_OUTLINE_PX / scale for q in quads):
@@ -488,7 +491,8 @@ def find_table_board(image: np.ndarray, image_bgra: np.ndarray | None = None) ->
         # not when the colour mask's outline shows the board clearly
         return not scored or max(s[0] for s in scored) < GOOD_LAYOUT_SCORE
 
-    for kind, quad in _outline_candidates(image, edges_wanted):
+    ran_out = []
+    for kind, quad in _outline_candidates(image, edges_wanted, ran_out):
         H, gx, gy = _layout_edges(image_bgra, quad)
         scored.append((_layout_score(gx, gy), quad, H, gx, gy, kind))
         if scored[-1][0] >= MAX_LAYOUT_SCORE:
@@ -516,6 +520,9 @@ def find_table_board(image: np.ndarray, image_bgra: np.ndarray | None = None) ->
     h, w = image.shape[:2]
     # every candidate lay inside the picture: one that ran out of it on the way is not the board
     if score < MIN_LAYOUT_SCORE or not _inside(quad, w, h):
+        if ran_out:
+            raise BoardPartlyInView("only part of the backgammon board is in view — move the camera or the "
+                                    "board / tabla se vede doar în parte — mutați camera sau tabla")
         raise BoardNotFound("no backgammon board in view (no outline shows the board's drawing) "
                             "/ nu se vede tabla de table")
     return quad
