@@ -341,10 +341,16 @@ def _cut_off_variants(quad: np.ndarray) -> list[np.ndarray]:
     return _to_proportions(quad, across=r > 1.0)
 
 
+def _partly_in_view() -> BoardPartlyInView:
+    return BoardPartlyInView("only part of the backgammon board is in view — move the camera or the board "
+                             "/ tabla se vede doar în parte — mutați camera sau tabla")
+
+
 def _outline_candidates(image: np.ndarray, edges_wanted, ran_out: list | None = None):
     """Possible board outlines, yielded as (kind, corners in picture pixels): those of the colour
     mask first ("colour"), then those of the sharp-edge mask ("edges", made only when
-    ``edges_wanted()`` says so once the colour mask's have been looked at); "cut off" for an outline
+    ``edges_wanted()`` says so once the colour mask's have been looked at), then, asked the same way,
+    those of the colour channels' sharp edges ("colour edges"); "cut off" for an outline
     cut out of one that runs out of the picture (_cut_off_variants).  BoardNotFound /
     BoardPartlyInView when there is none.  ``ran_out`` (a list) gets an entry for every outline that
     runs out of the picture."""
@@ -385,8 +391,7 @@ def _outline_candidates(image: np.ndarray, edges_wanted, ran_out: list | None = 
                 yield kind, quad
     if not quads:
         if cut_off:
-            raise BoardPartlyInView("only part of the backgammon board is in view — move the camera or the board "
-                                    "/ tabla se vede doar în parte — mutați camera sau tabla")
+            raise _partly_in_view()
         raise BoardNotFound("no backgammon board in view / nu se vede tabla de table")
 
 
@@ -502,8 +507,7 @@ def find_table_board(image: np.ndarray, image_bgra: np.ndarray | None = None) ->
         # a part cut out of a shadowed outline that does not show the drawing clearly: not trusted
         scored = [s for s in scored if s[5] != "cut off"]
         if not scored:
-            raise BoardPartlyInView("only part of the backgammon board is in view — move the camera or the "
-                                    "board / tabla se vede doar în parte — mutați camera sau tabla")
+            raise _partly_in_view()
         score, quad = _best_refined(image_bgra, scored, put_back=True)
     if abs(_ratio(quad) - 1.0) >= ASPECT_TOLERANCE:
         score, quad = _retry_off_proportions(image_bgra, scored, score, quad)
@@ -521,8 +525,7 @@ def find_table_board(image: np.ndarray, image_bgra: np.ndarray | None = None) ->
     # every candidate lay inside the picture: one that ran out of it on the way is not the board
     if score < MIN_LAYOUT_SCORE or not _inside(quad, w, h):
         if ran_out:
-            raise BoardPartlyInView("only part of the backgammon board is in view — move the camera or the "
-                                    "board / tabla se vede doar în parte — mutați camera sau tabla")
+            raise _partly_in_view()
         raise BoardNotFound("no backgammon board in view (no outline shows the board's drawing) "
                             "/ nu se vede tabla de table")
     return quad
