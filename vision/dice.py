@@ -37,6 +37,9 @@ from vision.fast_stats import median_last_axis, percentile_rows
 DIE_MM = 16.0
 PIP_MIN_DARKNESS = 45       # black-hat value of a pip
 PIP_DIM_SHARE = 0.7         # ...or, on a dim face, a pip darker than the face by this share of it
+PIP_GLARE_DROP = 60         # ...or, on a face blown out by glare (SATURATED), darker than it by this much
+PIP_GLARE_DARKNESS = 45     # ... with a black-hat of at least this
+SATURATED = 250             # grey level of a blown-out pixel
 FACE_SHARE = 0.78           # face = at least this share of the face's brightness (a leaning die's side is ~0.67)
 SIZE_TOLERANCE = 0.28       # a face's long side within this of the die's size
 FLAT_MIN_ASPECT = 0.9       # short side / long side of a flat die's face
@@ -44,6 +47,8 @@ FLAT_SIZE_TOLERANCE = 0.12  # a flat die's face is no larger than this over the 
 SIDE_FACE_SHARE = 0.76     # an edge band of the face darker than this share of its middle: a side face
 PIP_PLACE_TOLERANCE = 0.28  # a pip within this (share of half the face) of where the layout puts it
 FACE_MIN_FILL = 0.78        # face area / its rectangle
+FACE_PIP_CENTRE = 0.16      # a face's pips centred on it within this share of half the face (a leaning die's
+                            # face cut with part of its side: 0.24 off; flat dice on the tuning scenes: 0.1 at most)
 LINK_MM = 12.8               # pips this close are one die's (two dice lie 26+ mm apart, centre to centre)
 FLAT_PIP_TOLERANCE = 0.2     # a flat die's pips within this (share of half the face) of the layout
 EDGE_MIN = 2.5               # log-brightness edge each side of a flat die's square must show
@@ -60,6 +65,8 @@ CLEAR_SQUARE_MM = 1.0        # its two widths within this of each other (a leani
 CLEAR_EDGE_MIN = 2.0         # the edge each side of such a die must show
 PIP_R_MM = DIE_MM * 0.085    # a pip's radius
 ONE_RING = 0.55              # a one's face is plain on a circle this share of half the face round its pip
+ONE_RING_SLOPE_SHARE = 0.6   # ... or, across a shadow's edge, its darkest this share of its brightest ...
+ONE_RING_RESIDUAL = 0.04     # ... and off a plane's brightness by at most this share of the mean
 
 
 def _pip_window(px_per_mm: float) -> int:
@@ -73,7 +80,7 @@ def _pips(gray: np.ndarray, px_per_mm: float):
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
     bh = cv2.GaussianBlur(cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel), (0, 0), 1.0)
     pip_d = _pip_window(px_per_mm)
-    peaks = (bh >= cv2.dilate(bh, np.ones((pip_d, pip_d), np.uint8))) & (bh > PIP_MIN_DARKNESS)
+    peaks = (bh >= cv2.dilate(bh, np.ones((pip_d, pip_d), np.uint8))) & (bh > min(PIP_MIN_DARKNESS, PIP_GLARE_DARKNESS))
     # row by row, as np.nonzero gives them; the flat indices are much faster to find than np.nonzero's pairs
     ys, xs = np.divmod(np.flatnonzero(peaks), peaks.shape[1])
     # a pip is much darker than the face round it: by a fixed step, or (a die in shadow, whose face is
@@ -81,7 +88,9 @@ def _pips(gray: np.ndarray, px_per_mm: float):
     bright = cv2.dilate(gray, np.ones((3 * pip_d, 3 * pip_d), np.uint8))
     face_level = bright[ys, xs].astype(np.int32)
     drop = face_level - gray[ys, xs].astype(np.int32)
-    keep = (drop > 2 * PIP_MIN_DARKNESS) | (drop > PIP_DIM_SHARE * face_level)
+    dark = bh[ys, xs]
+    keep = (dark > PIP_MIN_DARKNESS) & ((drop > 2 * PIP_MIN_DARKNESS) | (drop > PIP_DIM_SHARE * face_level))
+    keep |= (face_level >= SATURATED) & (drop > PIP_GLARE_DROP) & (dark > PIP_GLARE_DARKNESS)
     xs, ys = xs[keep], ys[keep]
     # the darkest first (ties row by row); each keeps off the later ones within 0.6 of a pip's diameter
     order = np.argsort(-bh[ys, xs].astype(np.int32), kind="stable")
@@ -345,7 +354,17 @@ def _plain_round(gray: np.ndarray, centre, radius: float) -> bool:
     x = pixel_index(centre[0] + radius * np.cos(a), w)
     y = pixel_index(centre[1] + radius * np.sin(a), h)
     ring = gray[y, x].astype(np.float32)
-    return float(ring.min()) >= FLAT_SIDE_SHARE * float(ring.max())
+    if float(ring.min()) >= FLAT_SIDE_SHARE * float(ring.max()):
+        return True
+    # a shadow's soft edge across the die: brightness rising steadily from one side of the circle to the
+    # other, which a plane (the circle's mean and first harmonic) follows closely; clutter does not
+    if float(ring.min()) < ONE_RING_SLOPE_SHARE * float(ring.max()):
+        return False
+    mean = float(ring.mean())
+    b = 2.0 * float(np.mean(ring * np.cos(a)))
+    c = 2.0 * float(np.mean(ring * np.sin(a)))
+    residual = ring - (mean + b * np.cos(a) + c * np.sin(a))
+    return float(np.abs(residual).max()) <= ONE_RING_RESIDUAL * mean
 
 
 def _round_spots(gray: np.ndarray, pips: list, members: list[int], px_per_mm: float) -> list[int]:
@@ -496,6 +515,11 @@ def _die_by_face_cut(gray, pips, members, px_per_mm, used):
         cocked = short_side < FLAT_MIN_ASPECT * long_side or long_side > (1 + FLAT_SIZE_TOLERANCE) * die
         cocked = cocked or _has_side_face(gray, face[0])
         layout_ok = _layout_fits(face[0], [pips[j] for j in inside])
+        # every layout is symmetric about the face's centre: pips off it say the cut took in more than the
+        # face (a leaning die's side face as bright as its top in warm light): its number is not read
+        pip_centre = np.mean([pips[j] for j in inside], axis=0)
+        if np.hypot(pip_centre[0] - cx, pip_centre[1] - cy) > FACE_PIP_CENTRE * die / 2:
+            layout_ok = False
         if len(inside) == 1 and not _plain_round(gray, pips[inside[0]], ONE_RING * die / 2):
             # a lone pip without plain face round it, as _flat_die asks of a one, may be the only pip
             # found of several (a five deep in shade): the die is seen, its number is not read
