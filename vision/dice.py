@@ -38,7 +38,7 @@ DIE_MM = 16.0
 PIP_MIN_DARKNESS = 45       # black-hat value of a pip
 PIP_DIM_SHARE = 0.7         # ...or, on a dim face, a pip darker than the face by this share of it
 PIP_GLARE_DROP = 60         # ...or, on a face blown out by glare (SATURATED), darker than it by this much
-PIP_GLARE_DARKNESS = 45     # ... with a black-hat of at least this
+PIP_GLARE_RING = 0.8        # ... and ringed by that face: a circle round it at least this share of the face's level
 SATURATED = 250             # grey level of a blown-out pixel
 FACE_SHARE = 0.78           # face = at least this share of the face's brightness (a leaning die's side is ~0.67)
 SIZE_TOLERANCE = 0.28       # a face's long side within this of the die's size
@@ -80,7 +80,7 @@ def _pips(gray: np.ndarray, px_per_mm: float):
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
     bh = cv2.GaussianBlur(cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel), (0, 0), 1.0)
     pip_d = _pip_window(px_per_mm)
-    peaks = (bh >= cv2.dilate(bh, np.ones((pip_d, pip_d), np.uint8))) & (bh > min(PIP_MIN_DARKNESS, PIP_GLARE_DARKNESS))
+    peaks = (bh >= cv2.dilate(bh, np.ones((pip_d, pip_d), np.uint8))) & (bh > PIP_MIN_DARKNESS)
     # row by row, as np.nonzero gives them; the flat indices are much faster to find than np.nonzero's pairs
     ys, xs = np.divmod(np.flatnonzero(peaks), peaks.shape[1])
     # a pip is much darker than the face round it: by a fixed step, or (a die in shadow, whose face is
@@ -88,9 +88,18 @@ def _pips(gray: np.ndarray, px_per_mm: float):
     bright = cv2.dilate(gray, np.ones((3 * pip_d, 3 * pip_d), np.uint8))
     face_level = bright[ys, xs].astype(np.int32)
     drop = face_level - gray[ys, xs].astype(np.int32)
-    dark = bh[ys, xs]
-    keep = (dark > PIP_MIN_DARKNESS) & ((drop > 2 * PIP_MIN_DARKNESS) | (drop > PIP_DIM_SHARE * face_level))
-    keep |= (face_level >= SATURATED) & (drop > PIP_GLARE_DROP) & (dark > PIP_GLARE_DARKNESS)
+    keep = (drop > 2 * PIP_MIN_DARKNESS) | (drop > PIP_DIM_SHARE * face_level)
+    # a die's face blown out by a lamp's glare lifts its pips to grey: a smaller step, but the face is
+    # blown out all round such a pip (a dark spot beside a blown-out patch of cloth or board is not)
+    glare = np.flatnonzero(~keep & (face_level >= SATURATED) & (drop > PIP_GLARE_DROP))
+    if len(glare):
+        h, w = gray.shape
+        a = np.linspace(0, 2 * np.pi, 16, endpoint=False)
+        r = 1.6 * PIP_R_MM * px_per_mm
+        rx = pixel_index(xs[glare, None] + r * np.cos(a)[None, :], w)
+        ry = pixel_index(ys[glare, None] + r * np.sin(a)[None, :], h)
+        ring_low = np.partition(gray[ry, rx], 1, axis=1)[:, 1].astype(np.int32)
+        keep[glare] = ring_low >= PIP_GLARE_RING * face_level[glare]
     xs, ys = xs[keep], ys[keep]
     # the darkest first (ties row by row); each keeps off the later ones within 0.6 of a pip's diameter
     order = np.argsort(-bh[ys, xs].astype(np.int32), kind="stable")
