@@ -74,6 +74,16 @@ def _pip_window(px_per_mm: float) -> int:
     return int(round(2 * PIP_R_MM * px_per_mm)) | 1
 
 
+def _ring_samples(gray: np.ndarray, xs, ys, radius: float, n: int) -> np.ndarray:
+    """Grey levels at n points evenly round circles of ``radius`` about points (xs, ys), the first at
+    angle 0: (points, n)."""
+    h, w = gray.shape
+    a = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    rx = pixel_index(np.asarray(xs, np.float64).reshape(-1, 1) + radius * np.cos(a)[None, :], w)
+    ry = pixel_index(np.asarray(ys, np.float64).reshape(-1, 1) + radius * np.sin(a)[None, :], h)
+    return gray[ry, rx]
+
+
 def _pips(gray: np.ndarray, px_per_mm: float):
     """Centres of small dark round spots: local peaks of a black-hat the size of a pip."""
     size = int(round(DIE_MM * 0.26 * px_per_mm)) | 1
@@ -93,12 +103,8 @@ def _pips(gray: np.ndarray, px_per_mm: float):
     # blown out all round such a pip (a dark spot beside a blown-out patch of cloth or board is not)
     glare = np.flatnonzero(~keep & (face_level >= SATURATED) & (drop > PIP_GLARE_DROP))
     if len(glare):
-        h, w = gray.shape
-        a = np.linspace(0, 2 * np.pi, 16, endpoint=False)
-        r = 1.6 * PIP_R_MM * px_per_mm
-        rx = pixel_index(xs[glare, None] + r * np.cos(a)[None, :], w)
-        ry = pixel_index(ys[glare, None] + r * np.sin(a)[None, :], h)
-        ring_low = np.partition(gray[ry, rx], 1, axis=1)[:, 1].astype(np.int32)
+        ring = _ring_samples(gray, xs[glare], ys[glare], 1.6 * (PIP_R_MM * px_per_mm), 16)
+        ring_low = np.partition(ring, 1, axis=1)[:, 1].astype(np.int32)
         keep[glare] = ring_low >= PIP_GLARE_RING * face_level[glare]
     xs, ys = xs[keep], ys[keep]
     # the darkest first (ties row by row); each keeps off the later ones within 0.6 of a pip's diameter
@@ -358,17 +364,14 @@ def _clusters(pips: list, px_per_mm: float) -> list[list[int]]:
 def _plain_round(gray: np.ndarray, centre, radius: float) -> bool:
     """True when a circle round a lone pip is plain face (a one's face is): its darkest point at least
     FLAT_SIDE_SHARE of its brightest.  Most lone dark spots (cloth, wood, checkers' rims) fail."""
-    h, w = gray.shape
-    a = np.linspace(0, 2 * np.pi, 16, endpoint=False)
-    x = pixel_index(centre[0] + radius * np.cos(a), w)
-    y = pixel_index(centre[1] + radius * np.sin(a), h)
-    ring = gray[y, x].astype(np.float32)
+    ring = _ring_samples(gray, centre[0], centre[1], radius, 16)[0].astype(np.float32)
     if float(ring.min()) >= FLAT_SIDE_SHARE * float(ring.max()):
         return True
     # a shadow's soft edge across the die: brightness rising steadily from one side of the circle to the
     # other, which a plane (the circle's mean and first harmonic) follows closely; clutter does not
     if float(ring.min()) < ONE_RING_SLOPE_SHARE * float(ring.max()):
         return False
+    a = np.linspace(0, 2 * np.pi, 16, endpoint=False)
     mean = float(ring.mean())
     b = 2.0 * float(np.mean(ring * np.cos(a)))
     c = 2.0 * float(np.mean(ring * np.sin(a)))
@@ -385,20 +388,15 @@ def _round_spots(gray: np.ndarray, pips: list, members: list[int], px_per_mm: fl
     the ring crosses twice, where it stays about as dark as the spot (on the tuning scenes a flat die's
     pips came back 0.42 of the way or more, shadow spots 0.07 at most).
     """
-    h, w = gray.shape
     pip_r = PIP_R_MM * px_per_mm
     reach = 3 * _pip_window(px_per_mm) // 2     # _pips takes the face's level as near
-    a = np.linspace(0, 2 * np.pi, 24, endpoint=False)
-    ring_x, ring_y = 1.6 * pip_r * np.cos(a), 1.6 * pip_r * np.sin(a)
     keep = []
     for j in members:
         x, y = pips[j]
         xi, yi = int(x), int(y)
         face = float(gray[max(0, yi - reach):yi + reach + 1, max(0, xi - reach):xi + reach + 1].max())
         spot = float(gray[yi, xi])
-        rx = pixel_index(x + ring_x, w)
-        ry = pixel_index(y + ring_y, h)
-        second_darkest = float(np.partition(gray[ry, rx], 1)[1])
+        second_darkest = float(np.partition(_ring_samples(gray, x, y, 1.6 * pip_r, 24)[0], 1)[1])
         if second_darkest - spot >= PIP_RING_SHARE * max(1.0, face - spot):
             keep.append(j)
     return keep
