@@ -53,6 +53,7 @@ from vision.board_outline import (MIN_AREA_FRACTION, BoardNotFound, BoardPartlyI
                                   board_homography, edge_enclosed_mask, foreground_mask, mm_to_px,
                                   top_down)
 from vision.fast_stats import median, median_last_axis
+from vision.imaging import SATURATED
 from vision.render_boards import (CHECKER_R, OFF_THICKNESS, TABLE_BAR_W, TABLE_DIVIDER, TABLE_FRAME, TABLE_H,
                                   TABLE_POINT_L, TABLE_POINT_W, TABLE_TRAY_SPLIT, TABLE_TRAY_W, TABLE_W,
                                   table_bar_axis, table_point_axis, table_tray_axis)
@@ -74,7 +75,6 @@ MIN_SPACING_MM = 7.0                # checkers in a stack are at least this far 
 PEAK_DIP = 0.5                      # a checker's peak rises this far above the dip towards a stronger one
 COLOUR_GAP = 0.5                    # log-brightness gap that separates white stacks from black ones
 ARC_CENTRE_BIAS = 2.0               # mm: a near-arc peak lies this much beyond the checker's centre (measured)
-SATURATED = 250                     # grey level of a blown-out pixel
 GLARE_SHARE = 0.1                   # share of blown-out pixels along a point that puts it in the glare
 FAINT_ARC = 1.0                     # a faint rim one checker beyond a stack's last: the glare fill abstains
 FAINT_FIRST_ARC = 1.75              # ... or where a point read empty would have its first checker (the base's

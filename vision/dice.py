@@ -33,13 +33,13 @@ import numpy as np
 
 from vision.board_outline import pixel_index
 from vision.fast_stats import median_last_axis, percentile_rows
+from vision.imaging import SATURATED
 
 DIE_MM = 16.0
 PIP_MIN_DARKNESS = 45       # black-hat value of a pip
 PIP_DIM_SHARE = 0.7         # ...or, on a dim face, a pip darker than the face by this share of it
 PIP_GLARE_DROP = 60         # ...or, on a face blown out by glare (SATURATED), darker than it by this much
 PIP_GLARE_RING = 0.8        # ... and ringed by that face: a circle round it at least this share of the face's level
-SATURATED = 250             # grey level of a blown-out pixel
 FACE_SHARE = 0.78           # face = at least this share of the face's brightness (a leaning die's side is ~0.67)
 SIZE_TOLERANCE = 0.28       # a face's long side within this of the die's size
 FLAT_MIN_ASPECT = 0.9       # short side / long side of a flat die's face

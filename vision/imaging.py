@@ -48,6 +48,7 @@ import cv2
 import numpy as np
 
 MAX_SIDE = 8000
+SATURATED = 250          # grey level of a blown-out pixel (a lamp's glare): the board readers' one cut
 TABLE_KINDS = ("felt", "wood", "white", "pattern")
 LIGHTING_KINDS = ("even", "warm", "daylight", "shadow", "glare")
 
