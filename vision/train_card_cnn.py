@@ -12,7 +12,9 @@ each true index (the detector's frames are never exact), and keeps the raw patch
 "not an index" ones, those the MLPs would pass to the CNN and a tenth of the others).  The
 network of vision/card_cnn.py is trained on them with PyTorch on the CPU and written as plain
 arrays, which vision/card_cnn.py runs in NumPy.  ``--data FILE`` reuses (or, when missing,
-writes) the collected patches; ``--add-to`` appends the network to an existing file's.
+writes) the collected patches; ``--add-to`` appends the network to an existing file's;
+``--init FILE:K`` starts from network K of a file instead of random weights (training a shipped
+network longer, usually with a lower ``--max-lr``).
 """
 
 from __future__ import annotations
@@ -139,11 +141,31 @@ def export(net) -> dict:
     return out
 
 
+def member_params(path, k: int = 0) -> dict:
+    """The arrays of network ``k`` of a card CNN file (0: the first, under plain names)."""
+    prefix = f"m{k}_" if k else ""
+    with np.load(path) as data:
+        if prefix + "c1w" not in data.files:
+            raise ValueError(f"{path} holds no network {k}")
+        return {name: data[prefix + name] for name in card_cnn.LAYERS}
+
+
+def load_into(torch, net, params: dict) -> None:
+    """Set a network's weights from exported arrays (the inverse of ``export``)."""
+    state = {f"{short}.{kind}": torch.from_numpy(np.asarray(params[short + kind[0]], np.float32))
+             for short in ("c1", "c2", "c3", "f", "r", "s") for kind in ("weight", "bias")}
+    net.load_state_dict(state)
+
+
 def train(X: np.ndarray, R: np.ndarray, S: np.ndarray, epochs: int, seed: int, log=print,
-          channels=CHANNELS, dense=DENSE):
+          channels=CHANNELS, dense=DENSE, init: dict | None = None, max_lr: float = 3e-3):
+    """Train a network (from ``init``, exported arrays, when given: longer training of a shipped
+    network) with AdamW and a one-cycle learning rate peaking at ``max_lr``."""
     import torch
     torch.manual_seed(seed)
     net = build(torch, channels, dense)
+    if init is not None:
+        load_into(torch, net, init)
     Xt = torch.from_numpy(X)                      # float16 to keep memory low; cast per batch
     Rt = torch.from_numpy(R.astype(np.int64))
     St = torch.from_numpy(S.astype(np.int64))
@@ -152,7 +174,7 @@ def train(X: np.ndarray, R: np.ndarray, S: np.ndarray, epochs: int, seed: int, l
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     batch = 512
     steps = epochs * ((len(X) + batch - 1) // batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps, pct_start=0.15)
     gen = torch.Generator().manual_seed(seed)
     for ep in range(epochs):
         net.train()
@@ -204,6 +226,9 @@ def main(argv=None) -> int:
                     help="filters of the three convolutions (default %(default)s)")
     ap.add_argument("--dense", type=int, default=DENSE, help="units of the dense layer (default %(default)s)")
     ap.add_argument("--data", help="collected patches: read if the file exists, else written")
+    ap.add_argument("--init", metavar="FILE[:K]",
+                    help="start from network K (default 0, the first) of a card CNN file: train it longer")
+    ap.add_argument("--max-lr", type=float, default=3e-3, help="peak learning rate (default %(default)s)")
     ap.add_argument("--add-to", metavar="FILE", help="append the network to the networks of FILE")
     ap.add_argument("--out", default=str(card_cnn.CNN_PATH))
     args = ap.parse_args(argv)
@@ -232,7 +257,13 @@ def main(argv=None) -> int:
     rng = np.random.default_rng(args.seed)
     val = rng.random(len(X)) < 0.03
     torch.set_num_threads(max(1, args.jobs))
-    net = train(X[~val], R[~val], S[~val], args.epochs, args.seed, channels=tuple(args.channels), dense=args.dense)
+    init = None
+    if args.init:
+        path, _, k = args.init.partition(":")
+        init = member_params(path, int(k or 0))
+        print(f"starting from network {int(k or 0)} of {path}")
+    net = train(X[~val], R[~val], S[~val], args.epochs, args.seed, channels=tuple(args.channels), dense=args.dense,
+                init=init, max_lr=args.max_lr)
     params = export(net)
     cnn = card_cnn.CardCNN(params)
     with torch.no_grad():                           # the NumPy forward pass is the network's

@@ -94,3 +94,20 @@ def test_shipped_network_loads():
     assert len(card_cnn.load_cnn().members) >= 1
     with pytest.raises(FileNotFoundError, match="train_card_cnn"):
         card_cnn.load_cnn("/nonexistent/card_cnn.npz")
+
+
+def test_training_starts_from_any_network_of_a_file(tmp_path):
+    """``train_card_cnn --init FILE:K`` (longer training of a shipped network) takes network K's
+    arrays, and refuses a network the file does not hold."""
+    from vision import train_card_cnn
+    rng = np.random.default_rng(5)
+    a, b = _params(rng), _params(rng, ch=(3, 4, 5), dense=6)
+    path = tmp_path / "two.npz"
+    np.savez(path, **a, **{"m1_" + k: v for k, v in b.items()})
+    for k, want in ((0, a), (1, b)):
+        got = train_card_cnn.member_params(path, k)
+        assert set(got) == set(card_cnn.LAYERS)
+        for name in card_cnn.LAYERS:
+            np.testing.assert_array_equal(got[name], want[name])
+    with pytest.raises(ValueError, match="no network 2"):
+        train_card_cnn.member_params(path, 2)
