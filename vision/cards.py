@@ -72,6 +72,7 @@ AGREE_CNN, AGREE_MLP = 0.5, 0.95  # a reading the CNN gives this and the MLP thi
 SPLIT_CONFIDENT = 0.98    # two different readings both this sure are two cards, not one card's corners
 CORNER_FIT = 0.13         # ... unless each lies this close to where the other puts the card's opposite corner
 MAX_SCALE_RATIO = 1.5     # a reading this much larger than the picture's typical index is a picture's glyphs
+COURT_SCALE_RATIO = 1.9   # ... of a jack, queen or king this much larger: some packs set their court index wider
 ONE_COPY_MARGIN = 1.1     # a sure reading of a named card outside its outline grown this much: two places claim it
 SAME_SIDE = 0.35          # ... as does one turned against it less than this share of the card's width across from it
 SAME_SIZE = 1.3           # two readings of one card this close in rank-suit distance are the same size
@@ -749,8 +750,9 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
         if best["confidence"] < MIN_REPORTED:
             continue
         # a reading far larger than the typical index is two glyphs of a card's picture taken for
-        # a rank and a suit: it neither names the card nor vetoes the reading of its index
-        index = [r for r in g if not (typical and r["scale"] > MAX_SCALE_RATIO * typical)]
+        # a rank and a suit: it neither names the card nor vetoes the reading of its index (a court
+        # card is allowed more: some packs print a jack's, queen's or king's index wider apart)
+        index = [r for r in g if not (typical and r["scale"] > _max_ratio(r) * typical)]
         ids = {r["card"] for r in index}
         surest = max(index, key=lambda r: r["confidence"]) if index else best
         if not index:
@@ -808,6 +810,11 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
     for c in cards:
         c["quad"] = [[round(float(x) / scale, 1), round(float(y) / scale, 1)] for x, y in c["quad"]]
     return cards
+
+
+def _max_ratio(reading: dict) -> float:
+    """How much larger than the picture's typical index a reading may be and still be an index."""
+    return COURT_SCALE_RATIO if reading["card"][0] in "JQK" else MAX_SCALE_RATIO
 
 
 def _agreeing(g: list[dict]) -> int:
