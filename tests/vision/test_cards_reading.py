@@ -228,21 +228,3 @@ def test_court_index_set_wider_than_the_numbers_is_read(monkeypatch):
     assert "KC" in named(found)
     monkeypatch.setattr(C, "COURT_SCALE_RATIO", C.MAX_SCALE_RATIO)
     assert "KC" not in named(find_cards(img))
-
-
-def test_a_weak_guess_at_the_other_corner_does_not_veto(monkeypatch):
-    """Tuning scene 3 100 170: the fully visible queen of spades at the end of a meld is read sure
-    (1.0) at its index; a misread at 0.72 elsewhere in the meld falls where its other corner would
-    be.  A reading under DISAGREE_IGNORED (0.75) is a weak guess, not a second opinion: the queen is
-    named.  With the old bar (0.4) the card was reported unnamed."""
-    from vision import cards as C
-    spec = render.random_scene_spec(3_100_170, decks=render.available_decks())
-    if spec["deck"] != "drawn":
-        pytest.skip(f"scene 3 100 170 draws {spec['deck']} from this machine's decks, not the drawn pack "
-                    "(gnome-cards-data / kdegames-card-data-kf5 not installed)")
-    img, truth = render.render_card_scene(spec)
-    found = find_cards(img)
-    assert_never_wrong(found, truth)
-    assert "QS" in named(found)
-    monkeypatch.setattr(C, "DISAGREE_IGNORED", 0.4)
-    assert "QS" not in named(find_cards(img))
