@@ -131,13 +131,15 @@ def build(torch, channels=CHANNELS, dense=DENSE):
     return Net()
 
 
+NET_LAYERS = ("c1", "c2", "c3", "f", "r", "s")   # the modules of ``build``; arrays "<layer>w", "<layer>b"
+
+
 def export(net) -> dict:
     sd = {k: v.detach().cpu().numpy().astype(np.float32) for k, v in net.state_dict().items()}
-    names = {"c1": "c1", "c2": "c2", "c3": "c3", "f": "f", "r": "r", "s": "s"}
     out = {}
-    for layer, short in names.items():
-        out[short + "w"] = sd[f"{layer}.weight"]
-        out[short + "b"] = sd[f"{layer}.bias"]
+    for layer in NET_LAYERS:
+        out[layer + "w"] = sd[f"{layer}.weight"]
+        out[layer + "b"] = sd[f"{layer}.bias"]
     return out
 
 
@@ -152,8 +154,8 @@ def member_params(path, k: int = 0) -> dict:
 
 def load_into(torch, net, params: dict) -> None:
     """Set a network's weights from exported arrays (the inverse of ``export``)."""
-    state = {f"{short}.{kind}": torch.from_numpy(np.asarray(params[short + kind[0]], np.float32))
-             for short in ("c1", "c2", "c3", "f", "r", "s") for kind in ("weight", "bias")}
+    state = {f"{layer}.{kind}": torch.from_numpy(np.asarray(params[layer + kind[0]], np.float32))
+             for layer in NET_LAYERS for kind in ("weight", "bias")}
     net.load_state_dict(state)
 
 
