@@ -162,11 +162,15 @@ def _opened(mask: np.ndarray, card_px: float) -> np.ndarray:
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
 
 
-def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = None) -> list[dict]:
+def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = None,
+                 under_readings: bool = False) -> list[dict]:
     """Card-shaped regions not explained by a reading: face-down cards and unreadable face-up cards.
     The card size expected is the median of ``size_quads`` (default ``known_quads``) when there are
     two or more that agree within ``SIZE_AGREEMENT`` (one reading's quad can be far off), otherwise
-    ``DEFAULT_CARD_LENGTH``; either is kept within ``CARD_LENGTH`` of the picture's width."""
+    ``DEFAULT_CARD_LENGTH``; either is kept within ``CARD_LENGTH`` of the picture's width.
+    A region under a known quad that is not in ``size_quads`` (a reading that named no card) is
+    left to that reading unless it is clearly a back; with ``under_readings`` it is returned
+    too, marked ``"under_reading": True`` (the caller may read its corners again)."""
     h, w = work.shape[:2]
     half = cv2.resize(work, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
     small = cv2.resize(half, (w // SCALE, h // SCALE), interpolation=cv2.INTER_AREA)
@@ -200,11 +204,14 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             if box is None:
                 continue
             box = _portrait_order(box)
-            if on_unnamed and not _is_clearly_face_down(half, box):
+            under = on_unnamed and not _is_clearly_face_down(half, box)
+            if under and not under_readings:
                 continue
             face = "up" if _is_face_up(half, box) else "down"
             centres.append(centre)
             out.append({"card": None, "face": face, "confidence": 0.0, "quad": box * 2.0})
+            if under:
+                out[-1]["under_reading"] = True
     return out
 
 

@@ -40,6 +40,11 @@ How it works (details and limits in docs/vision.md):
 4. Regions.  Card-shaped regions that stand out from the table and hold no
    reading are reported too: face down when the region is not white paper,
    otherwise face up with ``card: None`` (the index is hidden).
+5. Second look (vision/card_corners.py).  The two index corners of each region,
+   and of each region lying under a reading that named no card, are warped
+   upright at about twice a table card's size and read again, only where an
+   index can be; a region read sure there, with no other card read at its
+   corners, is named (and takes the place of the unnamed readings on it).
 
 ``find_cards(image, threshold=DEFAULT_THRESHOLD, model=None, cnn=None)`` returns a list of
 dicts ``{"card": "QH" | None, "face": "up" | "down", "confidence": float,
@@ -56,6 +61,7 @@ import cv2
 import numpy as np
 
 from vision import card_cnn
+from vision.card_corners import corner_readings, name_from_corners
 from vision.card_regions import CARD_LENGTH, card_regions
 from vision.imaging import check_frame
 
@@ -461,13 +467,30 @@ def batch_features(patches: np.ndarray, turned: bool = False):
     return feats, feats_turned, idx
 
 
-def index_candidates(work: np.ndarray) -> Candidates:
-    """All index hypotheses of a (work-size) BGR picture, with their features."""
+def index_candidates(work: np.ndarray, keep=None) -> Candidates:
+    """All index hypotheses of a (work-size) BGR picture, with their features.  ``keep``, if
+    given, is called with the hypotheses' (centre, down, scale) arrays and returns which of them
+    to read (where an index can be): the others are dropped before their features are made."""
     cents, sizes, crowded, faint = _ink_blobs(work)
     pairs = _pairs(cents, sizes, faint)
+    empty = Candidates(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0), np.zeros((0, 0), np.float32),
+                       np.zeros((0, 2), int), np.zeros(0, bool))
     if len(pairs) == 0:
-        return Candidates(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0), np.zeros((0, 0), np.float32),
-                          np.zeros((0, 2), int), np.zeros(0, bool))
+        return empty
+    unsure = crowded | faint           # a glyph that may be cut, misjoined, or only partly inked
+    if keep is not None:
+        a = np.concatenate([pairs[:, 0], pairs[:, 1]])
+        b = np.concatenate([pairs[:, 1], pairs[:, 0]])
+        vec = cents[b] - cents[a]
+        scale = np.hypot(vec[:, 0], vec[:, 1])
+        down = vec / scale[:, None]
+        centre = (cents[a] + cents[b]) / 2
+        k = np.nonzero(keep(centre, down, scale))[0]
+        if len(k) == 0:
+            return empty
+        feats, idx = batch_features(_patches(work, centre[k], down[k], scale[k]))
+        k = k[idx]
+        return Candidates(centre[k], down[k], scale[k], feats, np.stack([a[k], b[k]], axis=1), unsure[a[k]] | unsure[b[k]])
     a = np.concatenate([pairs[:, 0], pairs[:, 1]])
     b = np.concatenate([pairs[:, 1], pairs[:, 0]])
     vec = cents[b] - cents[a]
@@ -480,7 +503,6 @@ def index_candidates(work: np.ndarray) -> Candidates:
     feats, feats_turned, keep = batch_features(one_way, turned=True)
     both = np.concatenate([keep, keep + m])
     blobs = np.stack([a, b], axis=1)
-    unsure = crowded | faint           # a glyph that may be cut, misjoined, or only partly inked
     return Candidates(centre[both], down[both], scale[both], np.vstack([feats, feats_turned]), blobs[both],
                       unsure[a[both]] | unsure[b[both]])
 
@@ -660,10 +682,11 @@ def _work_image(image: np.ndarray) -> tuple[np.ndarray, float]:
     return img, scale
 
 
-def read_indices(work: np.ndarray, model: CardModel, cnn=None) -> list[dict]:
+def read_indices(work: np.ndarray, model: CardModel, cnn=None, keep=None) -> list[dict]:
     """Index readings (after suppression of overlapping hypotheses) in work pixels.
-    ``cnn`` (vision.card_cnn.CardCNN) reads again the hypotheses the MLP does not rule out."""
-    cand = index_candidates(work)
+    ``cnn`` (vision.card_cnn.CardCNN) reads again the hypotheses the MLP does not rule out;
+    ``keep`` limits the hypotheses read (see ``index_candidates``)."""
+    cand = index_candidates(work, keep)
     if len(cand.scale) == 0:
         return []
     pr, ps = model.predict(cand.features)
@@ -697,10 +720,12 @@ def read_indices(work: np.ndarray, model: CardModel, cnn=None) -> list[dict]:
 
 
 def find_cards(image: np.ndarray, threshold: float | None = None, model: CardModel | None = None,
-               regions: bool = True, cnn=None) -> list[dict]:
+               regions: bool = True, cnn=None, second_look: bool = True) -> list[dict]:
     """Cards in a BGR picture, per Contract 2 (card, face, confidence, quad in picture pixels).
     ``threshold`` defaults to ``DEFAULT_THRESHOLD``; ``cnn`` to the shipped convolutional reader
-    (``False``: the MLP reads alone)."""
+    (``False``: the MLP reads alone).  With ``regions`` card-shaped regions no reading explains are
+    reported too, and with ``second_look`` their index corners are read again
+    (``vision.card_corners``)."""
     threshold = DEFAULT_THRESHOLD if threshold is None else threshold
     model = model or load_model()
     if cnn is None:
@@ -801,7 +826,9 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
     if regions:
         # the size of a card comes from the cards named (an abstained reading may be a pip pair)
         found = card_regions(work, [c["quad"] for c in cards],
-                             [c["quad"] for c in cards if c["card"] is not None])
+                             [c["quad"] for c in cards if c["card"] is not None], under_readings=second_look)
+        if second_look and found:
+            cards, found = _second_look(work, cards, found, model, cnn or None, threshold)
         # an unnamed reading on a card back (its ornament taken for an index) is that back
         backs = [np.asarray(r["quad"], float) for r in found if r["face"] == "down"]
         cards = [c for c in cards if c["card"] is not None
@@ -810,6 +837,28 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
     for c in cards:
         c["quad"] = [[round(float(x) / scale, 1), round(float(y) / scale, 1)] for x, y in c["quad"]]
     return cards
+
+
+def _second_look(work, cards: list[dict], found: list[dict], model, cnn, threshold: float):
+    """Card regions named by a second look at their index corners (``vision.card_corners``).
+    A region named there takes the place of the unnamed readings on it; a region lying under an
+    unnamed reading (``under_reading``) and still not named is left to that reading."""
+    reads = corner_readings(work, [r["quad"] for r in found], model, cnn)
+    names = {c["card"] for c in cards if c["card"] is not None}
+    named = [name_from_corners(rs, threshold, names, DISAGREE_IGNORED, CROWDED_CONFIRM) for rs in reads]
+    twice = {card for card, _, _ in named if card is not None and sum(n[0] == card for n in named) > 1}
+    for region, (card, conf, corner) in zip(found, named):
+        if card is not None and card not in twice:       # a pack has each card once
+            region.update(card=card, face="up", confidence=conf,
+                          quad=np.roll(np.asarray(region["quad"]), -2 * corner, axis=0))
+    regions = [np.asarray(r["quad"], float) for r in found if r["card"] is not None]
+    cards = [c for c in cards if c["card"] is not None or not any(
+        _inside(q, np.mean(c["quad"], axis=0), shrink=1.0) or _inside(c["quad"], np.mean(q, axis=0), shrink=1.0)
+        for q in regions)]
+    found = [r for r in found if r["card"] is not None or not r.get("under_reading")]
+    for r in found:
+        r.pop("under_reading", None)
+    return cards, found
 
 
 def _max_ratio(reading: dict) -> float:

@@ -130,7 +130,7 @@ def test_two_sure_different_readings_at_one_cards_corners_are_one_card():
 
 def _cards_from(readings, monkeypatch):
     """find_cards on a blank picture whose index readings are ``readings``: (card, centre) pairs."""
-    monkeypatch.setattr(C, "read_indices", lambda work, model, cnn=None: readings)
+    monkeypatch.setattr(C, "read_indices", lambda work, model, cnn=None, keep=None: readings)
     found = C.find_cards(np.full((480, 640, 3), 90, np.uint8), cnn=False, regions=False)
     return [(c["card"], np.mean(c["quad"], axis=0)) for c in found]
 
@@ -327,7 +327,7 @@ def _one_hypothesis(monkeypatch, mlp, cnn):
     """read_indices on one index hypothesis that the MLP and the CNN read as given."""
     cand = C.Candidates(centre=np.array([[50.0, 50.0]]), down=np.array([[0.0, 1.0]]), scale=np.array([10.0]),
                         features=np.zeros((1, 3), np.float32), blobs=np.array([[1, 2]]), crowded=np.array([False]))
-    monkeypatch.setattr(C, "index_candidates", lambda work: cand)
+    monkeypatch.setattr(C, "index_candidates", lambda work, keep=None: cand)
     monkeypatch.setattr(C, "_patches", lambda work, centre, down, scale: np.zeros((len(centre), 32, 20, 3)))
     monkeypatch.setattr(C, "cnn_input", lambda patches: (np.zeros((len(patches), 3, 32, 20)), np.arange(len(patches))))
     return C.read_indices(np.zeros((100, 100, 3), np.uint8), mlp, cnn)
@@ -404,7 +404,7 @@ def test_no_outline_is_longer_than_the_framing_allows(monkeypatch):
     from vision.card_regions import CARD_LENGTH
     wide = _reading("7D", (200, 150), (0, 1), scale=20.0, blobs=(1, 2))
     usual = _reading("KC", (450, 150), (0, 1), scale=8.0, blobs=(3, 4))
-    monkeypatch.setattr(C, "read_indices", lambda work, model, cnn=None: [wide, usual])
+    monkeypatch.setattr(C, "read_indices", lambda work, model, cnn=None, keep=None: [wide, usual])
     found = {c["card"]: np.asarray(c["quad"]) for c in C.find_cards(np.full((480, 640, 3), 90, np.uint8),
                                                                     cnn=False, regions=False)}
     length = np.linalg.norm(found["7D"][3] - found["7D"][0])
