@@ -478,30 +478,25 @@ def index_candidates(work: np.ndarray, keep=None) -> Candidates:
     if len(pairs) == 0:
         return empty
     unsure = crowded | faint           # a glyph that may be cut, misjoined, or only partly inked
-    if keep is not None:
-        a = np.concatenate([pairs[:, 0], pairs[:, 1]])
-        b = np.concatenate([pairs[:, 1], pairs[:, 0]])
-        vec = cents[b] - cents[a]
-        scale = np.hypot(vec[:, 0], vec[:, 1])
-        down = vec / scale[:, None]
-        centre = (cents[a] + cents[b]) / 2
-        k = np.nonzero(keep(centre, down, scale))[0]
-        if len(k) == 0:
-            return empty
-        feats, idx = batch_features(_patches(work, centre[k], down[k], scale[k]))
-        k = k[idx]
-        return Candidates(centre[k], down[k], scale[k], feats, np.stack([a[k], b[k]], axis=1), unsure[a[k]] | unsure[b[k]])
-    a = np.concatenate([pairs[:, 0], pairs[:, 1]])
+    a = np.concatenate([pairs[:, 0], pairs[:, 1]])          # each pair both ways round
     b = np.concatenate([pairs[:, 1], pairs[:, 0]])
     vec = cents[b] - cents[a]
     scale = np.hypot(vec[:, 0], vec[:, 1])
     down = vec / scale[:, None]
     centre = (cents[a] + cents[b]) / 2
+    if keep is not None:
+        k = np.nonzero(keep(centre, down, scale))[0]
+        if len(k) == 0:
+            return empty
+        feats, read = batch_features(_patches(work, centre[k], down[k], scale[k]))
+        k = k[read]
+        return Candidates(centre[k], down[k], scale[k], feats, np.stack([a[k], b[k]], axis=1),
+                          unsure[a[k]] | unsure[b[k]])
     m = len(pairs)
     one_way = _patches(work, centre[:m], down[:m], scale[:m])
     # the other direction samples the same points turned by 180 degrees
-    feats, feats_turned, keep = batch_features(one_way, turned=True)
-    both = np.concatenate([keep, keep + m])
+    feats, feats_turned, read = batch_features(one_way, turned=True)
+    both = np.concatenate([read, read + m])
     blobs = np.stack([a, b], axis=1)
     return Candidates(centre[both], down[both], scale[both], np.vstack([feats, feats_turned]), blobs[both],
                       unsure[a[both]] | unsure[b[both]])
