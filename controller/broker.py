@@ -98,6 +98,7 @@ class EmbeddedBroker:
                 return
             self._ready.set()
             await self._stopped.wait()
+            self._close_listeners()
             try:
                 # amqtt waits for connected clients; a stop must not hang on them.
                 await asyncio.wait_for(self._broker.shutdown(), timeout=2.0)
@@ -110,6 +111,16 @@ class EmbeddedBroker:
             loop.run_until_complete(main())
         finally:
             loop.close()
+
+    def _close_listeners(self) -> None:
+        """Stop listening before anything else: the port is free the moment ``stop`` returns, so a
+        broker started again on it binds (amqtt closes its listeners only at the end of a shutdown
+        that may time out on connected clients, and a listener left open held the port until it
+        was garbage-collected: "address already in use" in one run of four of the restart test)."""
+        for server in getattr(self._broker, "_servers", {}).values():
+            instance = getattr(server, "instance", None)
+            if instance is not None:
+                instance.close()
 
     def stop(self, timeout: float = 10.0) -> None:
         if not self.running or self._loop is None or self._stopped is None:
