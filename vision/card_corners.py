@@ -53,9 +53,10 @@ def _tiles(work: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np.ndarray, i
     return out[0], out[1], length
 
 
-def _mosaic(tiles: list[np.ndarray]) -> tuple[np.ndarray, list[tuple[int, int]]]:
-    """One picture holding every tile (a row of two per region), GAP px apart, and each tile's
-    top-left corner.  The gaps repeat the tiles' edge pixels, so no edge is drawn between them."""
+def _mosaic(tiles: list[np.ndarray]) -> tuple[np.ndarray, list[tuple[int, int]], tuple[int, int]]:
+    """One picture holding every tile (a row of two per region), GAP px apart, each tile's
+    top-left corner, and the step (x, y) from one tile to the next.  The gaps repeat the tiles'
+    edge pixels, so no edge is drawn between them."""
     tw = max(t.shape[1] for t in tiles)
     th = max(t.shape[0] for t in tiles)
     rows = (len(tiles) + 1) // 2
@@ -66,7 +67,7 @@ def _mosaic(tiles: list[np.ndarray]) -> tuple[np.ndarray, list[tuple[int, int]]]
         padded = cv2.copyMakeBorder(t, 0, th + GAP - t.shape[0], 0, tw + GAP - t.shape[1], cv2.BORDER_REPLICATE)
         canvas[y:y + th + GAP, x:x + tw + GAP] = padded
         origins.append((x, y))
-    return canvas, origins
+    return canvas, origins, (tw + GAP, th + GAP)
 
 
 def corner_readings(work: np.ndarray, boxes: list, model, cnn) -> list[list[dict]]:
@@ -82,9 +83,7 @@ def corner_readings(work: np.ndarray, boxes: list, model, cnn) -> list[list[dict
         a, b, length = _tiles(work, box)
         tiles += [a, b]
         lengths += [length, length]
-    canvas, origins = _mosaic(tiles)
-    step_x = max(t.shape[1] for t in tiles) + GAP
-    step_y = max(t.shape[0] for t in tiles) + GAP
+    canvas, origins, (step_x, step_y) = _mosaic(tiles)
     origins, lengths = np.asarray(origins, float), np.asarray(lengths, float)
     median_scale = CARD_W / model.geometry[2]       # the geometry's card width in rank-suit distances
 
