@@ -17,8 +17,8 @@ once).  Otherwise the region stays unnamed.
 
 On 1 920 tuning scenes (seeds 3 100 000-3 100 699, 3 101 000-3 101 399, 3 102 000-3 102 299,
 3 400 000-3 400 319, 3 410 000-3 410 199) this named 24 fully visible cards the first look had
-not, and no wrong card; on 500 held-out scenes (3 117 000-3 117 499) 4 more, no wrong card
-(docs/vision.md, pipeline step 6).
+not, and no wrong card; on two held-out sets of 500 scenes (3 117 000-3 117 499,
+3 118 000-3 118 499) 4 and 0 more, no wrong card (docs/vision.md, pipeline step 6).
 """
 
 from __future__ import annotations
