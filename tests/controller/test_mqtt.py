@@ -145,7 +145,6 @@ def test_while_the_broker_is_away_only_the_newest_state_waits_beside_every_event
     assert pub.backlog == 50 + 2
 
 
-
 def test_a_stopped_embedded_broker_frees_its_port_at_once(monkeypatch):
     """A broker whose shutdown hangs (amqtt waits on connected clients; ``stop`` gives it two
     seconds) still gives its port back before ``stop`` returns, so the table's broker can start
