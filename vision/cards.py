@@ -103,6 +103,8 @@ REPEATED_SHAPE = 8         # a blob shape seen this often in one picture is a pr
 JOINED_SIZE = 20           # a blob at least this large, filling less than JOINED_FILL of its box, may be a
 JOINED_FILL = 0.45         # ... suit glyph joined to a large corner pip: it is eroded once to part them
 JOINED_PART = 0.6          # the parts kept are at most this share of the joined blob's size
+LINE_WIDTH = 5             # a line opened off the glyphs it touches is thinner than this (a stroke this
+                           # thick is a glyph's own, even where a straight line fits along it)
 
 
 @dataclass
@@ -131,6 +133,7 @@ def _line_kernels(length: int = 15, angles: int = 8) -> list[np.ndarray]:
 
 
 _LINE_KERNELS = _line_kernels()
+_THICK = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (LINE_WIDTH, LINE_WIDTH))
 
 
 def _labels8(mask: np.ndarray):
@@ -254,9 +257,10 @@ def _blobs_in(ink: np.ndarray, split_lines: bool = True, split_joined: bool = Fa
     stats, cents = stats[1:], cents[1:]
     size = np.maximum(stats[:, 2], stats[:, 3])
     parts = _joined_parts(labels, stats, size) if split_joined else (np.zeros((0, 2)), np.zeros(0))
-    big = (size > MAX_BLOB) & (size <= 4 * MAX_BLOB) & split_lines
+    big = (size > MAX_BLOB) & split_lines
     if big.any():
-        # glyphs touching a thin line (a card outline, a picture frame): open the straight lines away
+        # glyphs touching a thin line (a card outline, a picture frame, the edges of a fan's cards):
+        # open the straight lines away, but not the glyphs' own thick strokes
         extra_s, extra_c = [], []
         for i in np.nonzero(big)[0]:
             x, y, w, h = stats[i, :4]
@@ -264,6 +268,7 @@ def _blobs_in(ink: np.ndarray, split_lines: bool = True, split_joined: bool = Fa
             lines = np.zeros_like(crop)
             for kern in _LINE_KERNELS:
                 lines |= cv2.morphologyEx(crop, cv2.MORPH_OPEN, kern)
+            lines &= 1 - cv2.morphologyEx(crop, cv2.MORPH_OPEN, _THICK)
             crop[cv2.dilate(lines, np.ones((3, 3), np.uint8)) > 0] = 0
             s2, c2 = _components(crop)
             s2[:, 0] += x

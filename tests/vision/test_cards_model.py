@@ -247,6 +247,25 @@ def test_a_suit_joined_to_a_large_corner_pip_is_parted_and_paired_with_its_rank(
     assert alone is not None and not faint[alone]
 
 
+def test_glyphs_touching_the_edges_of_a_fans_cards_are_opened_off_them():
+    """In a fan each card's edge runs close beside the index of the card under it, and a large suit
+    glyph touches it: the edges of the whole fan are one ink blob, hundreds of pixels large.  Their
+    thin straight lines are opened away and the glyphs kept, a thick straight stroke (a 1's bar)
+    included: a stroke LINE_WIDTH or more wide is a glyph's own."""
+    def draw(img):
+        for k in range(6):                                    # six card edges, joined along the top
+            cv2.line(img, (60 + 50 * k, 40), (90 + 50 * k, 280), (40, 40, 40), 2)
+        cv2.line(img, (60, 40), (310, 40), (40, 40, 40), 2)
+        cv2.ellipse(img, (131, 120), (11, 12), 0, 0, 360, (30, 30, 200), -1)   # a heart-sized glyph and
+        cv2.rectangle(img, (176, 150), (181, 171), (30, 30, 30), -1)             # a 1's bar, 6 x 22 px,
+        # each touching the edge on its left
+    cents, sizes, crowded, _ = C._ink_blobs(_paper_with(draw))
+    suit = _blob_at(cents, (131, 120), tolerance=3.0)
+    bar = _blob_at(cents, (178.5, 160.5), tolerance=3.0)
+    assert suit is not None and 20 <= sizes[suit] <= 26
+    assert bar is not None and 19 <= sizes[bar] <= 24
+
+
 def test_a_small_rank_and_suit_are_paired_a_little_beyond_twice_their_size():
     """Blur shrinks small glyphs at the ink cut: 8 px glyphs 2 px beyond 2.1 sizes apart are still a
     pair (PAIR_SLACK), 2 px beyond the slack they are not."""
