@@ -52,6 +52,7 @@ DOWN_MARGIN_PAPER = 0.3            # clearly face down: less paper than this in 
 PATTERN_PERIODS = (0.08, 0.16)     # the averaged-colour masks average over these fractions of a card length
 AVERAGED_DISTANCE = 3.0            # ... and keeps what is this many times the typical distance from the table
 KNOWN_OVERLAP = 0.3                # a region this much covered by a reading is that reading's card
+STANDS_OUT = 1.5                   # a region's middle differs from the table by this many typical distances
 
 # the face test looks at the card flattened to _FLAT_W x _FLAT_H; inset from the edge in card widths:
 _FLAT_W, _FLAT_H = 40, 60
@@ -114,9 +115,11 @@ def averaged_colour_distance(img: np.ndarray, card_px: float, period: float) -> 
     return cv2.resize(distance.astype(np.float32) / typical, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def averaged_colour_mask(img: np.ndarray, card_px: float, period: float) -> np.ndarray:
-    """Pixels whose neighbourhood, averaged over a pattern's period, differs from the table's."""
-    distance = averaged_colour_distance(img, card_px, period)
+def averaged_colour_mask(img: np.ndarray, card_px: float, period: float, distance=None) -> np.ndarray:
+    """Pixels whose neighbourhood, averaged over a pattern's period, differs from the table's
+    (``distance``: ``averaged_colour_distance`` of the same period, if already made)."""
+    if distance is None:
+        distance = averaged_colour_distance(img, card_px, period)
     mask = _opened((distance > AVERAGED_DISTANCE).astype(np.uint8) * 255, card_px)
     # the average blurs a card's outline outwards by more the more the card stands out: each blob is
     # cut again at half its own level, where a blurred step has its edge
@@ -186,9 +189,10 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
         cv2.fillPoly(named if is_named else unnamed, [np.round(np.asarray(q) / SCALE).astype(np.int32)], 255)
     out = []
     centres = []
+    distances = [averaged_colour_distance(small, card_px, period) for period in PATTERN_PERIODS]
     masks = (foreground_mask(small, card_px), rare_colour_mask(small, card_px),
              edge_enclosed_mask(half, card_px, (small.shape[1], small.shape[0])),
-             *(averaged_colour_mask(small, card_px, period) for period in PATTERN_PERIODS))
+             *(averaged_colour_mask(small, card_px, period, d) for period, d in zip(PATTERN_PERIODS, distances)))
     for mask in masks:
         for rect, region in _card_shaped(mask, card_area):
             area = cv2.countNonZero(region)
@@ -204,6 +208,8 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             if box is None:
                 continue
             box = _portrait_order(box)
+            if not _stands_out(distances[0], box * (2.0 / SCALE)):
+                continue                         # a card-shaped window of a patterned cloth
             under = on_unnamed and not _is_clearly_face_down(half, box)
             if under and not under_readings:
                 continue
@@ -328,6 +334,18 @@ def _edge_fitted(img: np.ndarray, box: np.ndarray, shift: int = 4, depth: float 
         s = np.linalg.solve(m, b - a)
         corners.append(a + s[0] * da)
     return np.array(corners, np.float64)
+
+
+def _stands_out(distance: np.ndarray, box: np.ndarray) -> bool:
+    """Whether the middle of ``box`` (the box shrunk to 0.6, in ``distance`` pixels) differs from the
+    table, averaged over the finer pattern period, by STANDS_OUT typical distances or more: a card's
+    face or back does, a card-shaped window of a dotted or striped cloth (whose straight rows of
+    dots the edge test can take for a card's sides) does not."""
+    centre = box.mean(axis=0)
+    inner = np.round(centre + 0.6 * (box - centre)).astype(np.int32)
+    mask = np.zeros(distance.shape, np.uint8)
+    cv2.fillPoly(mask, [inner], 1)
+    return not mask.any() or float(np.median(distance[mask > 0])) >= STANDS_OUT
 
 
 def _agreed_area(quads) -> float:

@@ -32,3 +32,20 @@ def test_percentile_nearest_rank():
     assert percentile([], 50) == 0.0
     assert percentile([3, 1, 2], 50) == 2
     assert percentile(list(range(1, 101)), 99) == 99
+
+
+def test_card_scoring_counts_reports_where_no_card_lies():
+    """A right card, a wrong one, a back found, and a report on the bare cloth: the last counts
+    against "reports where no card lies", whatever its kind."""
+    from controller.bench.vision_cards import score_scene
+    square = lambda x: [[x, 0], [x + 50, 0], [x + 50, 70], [x, 70]]
+    truth = {"cards": [{"card": "AS", "face": "up", "visible": 1.0, "index_visible": True, "quad": square(0)},
+                       {"card": "2H", "face": "up", "visible": 1.0, "index_visible": True, "quad": square(100)},
+                       {"card": "3C", "face": "down", "visible": 1.0, "index_visible": False, "quad": square(200)}]}
+    found = [{"card": "AS", "face": "up", "quad": square(2)},
+             {"card": "2D", "face": "up", "quad": square(102)},
+             {"card": None, "face": "down", "quad": square(201)},
+             {"card": None, "face": "down", "quad": square(400)}]
+    c = score_scene(truth, found)
+    assert (c["full_right"], c["full_wrong"], c["down_right"]) == (1, 1, 1)
+    assert (c["reports"], c["no_card"]) == (4, 1)

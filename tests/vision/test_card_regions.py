@@ -1,6 +1,6 @@
 """vision.card_regions on rendered scenes: face-down cards and a face-down stock pile are found on every
 kind of cloth, each once, with the card's outline (also backs on dotted and checked cloths, which only
-the averaged-colour mask tells apart); an empty cloth gives nothing; a region a reading already covers
+the averaged-colour mask tells apart); an empty cloth gives nothing, a dotted one included; a region a reading already covers
 is not reported again, unless the reading named no card and the region is clearly a back; one reading
 of the wrong size does not change the card size; a rectangle of a cloth's dots is not a card's edge;
 a pale pattern all over a back is not a face's white paper."""
@@ -67,6 +67,21 @@ def test_face_down_cards_and_stock_pile_found_once(background, lighting, seed, r
 def test_empty_cloth_gives_nothing(background, lighting, seed):
     img, _ = scene([], deck="drawn", background=background, lighting=lighting, seed=seed)
     assert card_regions(img, []) == []
+
+
+def test_a_card_shaped_window_of_a_dotted_cloth_is_not_a_card(monkeypatch):
+    """Tuning scene 3 100 658 without its cards: rows of dark dots on a pink cloth, in warm light.
+    Card-shaped windows of the dots pass the edge test (their sides follow rows of dots) and were
+    reported as four face-down cards; inside, they do not differ from the cloth averaged over the
+    dots' period (``STANDS_OUT``), so nothing is reported."""
+    spec = {"cards": [], "deck": "drawn", "table_mm": [746.424013280285, 419.9], "background": "pattern",
+            "lighting": "warm", "tilt": 1.8285609859518603, "rotation": 1.3839908061738146,
+            "noise": 4.276028128046639, "blur": 0.9100161024184737, "jpeg": 71, "out_size": [1280, 720],
+            "occluder": None, "markers": False, "seed": 3100658}
+    img, _ = render.render_card_scene(spec)
+    assert card_regions(img, []) == []
+    monkeypatch.setattr("vision.card_regions.STANDS_OUT", 0.0)
+    assert len(card_regions(img, [])) >= 2          # the windows the rule refuses
 
 
 def test_region_covered_by_a_reading_is_not_reported_again(real_deck):
