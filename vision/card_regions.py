@@ -14,6 +14,8 @@ the index readings; it returns Contract 2 card dicts (``card: None``, ``face: "u
 - have a card's shape (a rectangle of aspect 1.15-1.95, at least 65 % filled) and size;
 - show a colour step along all four sides of the rectangle that is a straight edge: larger across
   the side than along it (a card's edge; glare, shadows, hands and a cloth's dots and checks do not);
+- differ in their middle from the table averaged over the finer pattern period (a card-shaped window
+  of a dotted cloth, whose rows of dots pass the edge test, does not);
 - are not already covered by a reading that named a card (under one that named none, only a region
   that is clearly a back is kept: a back's ornament is often taken for an index).
 

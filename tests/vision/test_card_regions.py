@@ -1,9 +1,9 @@
 """vision.card_regions on rendered scenes: face-down cards and a face-down stock pile are found on every
 kind of cloth, each once, with the card's outline (also backs on dotted and checked cloths, which only
-the averaged-colour mask tells apart); an empty cloth gives nothing, a dotted one included; a region a reading already covers
-is not reported again, unless the reading named no card and the region is clearly a back; one reading
-of the wrong size does not change the card size; a rectangle of a cloth's dots is not a card's edge;
-a pale pattern all over a back is not a face's white paper."""
+the averaged-colour mask tells apart); an empty cloth gives nothing, a dotted one included; a region a
+reading already covers is not reported again, unless the reading named no card and the region is
+clearly a back; one reading of the wrong size does not change the card size; a rectangle of a cloth's
+dots is not a card's edge; a pale pattern all over a back is not a face's white paper."""
 
 import cv2
 import numpy as np
