@@ -20,7 +20,8 @@ is one checker; a stack of more than five, which fills the point evenly, is coun
 of its arcs, also when only some of them show but those lie closer than touching; checkers seen where
 no stack of the count read would have them tell the stack from the base they belong to, whose other
 checkers a lamp's glare hid (blown out, or faint rims); a faint rim at a later place of a touching
-stack, beyond blown-out places, is its top checker.  A bar half is read as a touching stack from the
+stack, beyond blown-out places, is its top checker; on a point in a glare, the checkers' sides, which
+stand against the field where the rims between white checkers wash out, tell a stack of two or more.  A bar half is read as a touching stack from the
 frame.  A stack's colour is the polarity of its rims (darker than the face: white; lighter: black; in
 a glare, or with a brightness between the clear stacks' of either colour, its sign), else its
 brightness split into the two colours over the whole board (between the stacks whose polarity is
@@ -89,6 +90,10 @@ HIDDEN_HALF_SIDE = 0.7              # ... looked at in a square this many radii 
 POINT_SIDE_EDGE = 4.0               # a point's side against its neighbour, both blown out by a glare, shows a
                                     # weaker edge (7-8 where daylight blows out a light point alone)
 SIDE_REACH = 3.0                    # mm either way of the side looked at
+SIDE_ARC_HALF_ANGLE = np.deg2rad(50)   # a checker's sides across the point, which show against the field around it
+SIDE_ARC_MIN = 1.0                  # side-arc response of a checker in a stack of at most five (over 98 % of them;
+                                    # an empty point gives at most 0.7 beyond SIDE_FROM)
+SIDE_FROM = 24.0                    # mm from the base: nearer, the triangle's own sides fit a checker's side arcs
 RIM_BAND_MM = 5.0                   # thin bands (a checker's rim, ~2 mm) are found by a top-hat this wide
 RIM_POLARITY_MIN = 1.0              # rim polarity (top-hat minus black-hat) that tells the colour by itself
 RIM_POLARITY_GLARE = 0.3            # ... for a stack in a lamp's glare (GLARE_SHARE), whose brightness it moves
@@ -745,8 +750,14 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
     if not len(tk):
         # every checker of the stack lost in a glare but the farthest one's faint rim: their rims' peaks
         tk = _stack_places(_top_beyond_glare(view, axis, ts, best, tk, 0)) + ARC_CENTRE_BIAS
+    # in a lamp's glare a white stack's rims wash out on a light point, while its sides still show
+    # against the field around the point
+    by_sides = (_side_count(view, axis, ts)
+                if on_point and _glare_share(view, axis, TABLE_POINT_L, CHECKER_R) >= GLARE_SHARE else 0)
     if not len(tk):
-        return 0, 0.0, 0.0
+        if not by_sides:
+            return 0, 0.0, 0.0
+        tk = _stack_places(by_sides) + ARC_CENTRE_BIAS
     # the frame just beyond the point's base, lit as the stack is: the checkers' brightness is taken against it
     fx, fy = view.px(x, base - d * TABLE_FRAME * 0.5)
     frame = view.gray[int(fy) - 4:int(fy) + 5, int(fx) - 12:int(fx) + 13]
@@ -771,8 +782,45 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
             # on a bar half at most five, touching from the frame (never the even stack that fills a point)
             count = _hidden_by_glare(view, axis, ts, best, tk - ARC_CENTRE_BIAS, count, 15 if on_point else 5)
             count = _top_beyond_glare(view, axis, ts, best, tk - ARC_CENTRE_BIAS, count)
+    if by_sides > count and _on_places(tk - ARC_CENTRE_BIAS, by_sides):
+        count = by_sides
     return (count, (float(np.mean(vals)) / frame_level if vals else 0.0),
             _rim_polarity(view, x, base, d, float(tk[-1]) - ARC_CENTRE_BIAS + CHECKER_R))
+
+
+def _side_count(view: _View, axis, ts: np.ndarray) -> int:
+    """The number of checkers on a point told by their sides, or 0 when they do not tell it.
+
+    A checker is wider than the point under it beyond its base, so its two sides across the point
+    show against the field (or the neighbouring points) as arcs, also where a lamp's glare washes out
+    the rims between the checkers of a white stack on a light point.  The response of both side arcs
+    (the weaker of the two, so that a neighbour's checker alone does not count) at distances ``ts``
+    from the base; its peaks are its largest values within FAINT_REACH, of SIDE_ARC_MIN or more, from
+    SIDE_FROM on.  The stack is the smallest n from two with a peak within FAINT_REACH of each of its
+    places beyond the first and every peak within GRID_TOLERANCE of one of them (peaks, not levels:
+    an overlapping stack's sides show between its places too).  The first place is not looked at: near the base the triangle's own
+    sides fit the arcs.  Stacks whose sides are hidden (a field blown out as well) give 0."""
+    x, base, d = axis
+    cx, cy = view.px(x, base)
+    columns, centres = (cx - view.board_x0,), cy + d * ts * PX_PER_MM - view.board_y0
+    radius = CHECKER_R * PX_PER_MM
+    side = np.minimum(
+        _arc_response(view.gx, view.gy, columns, centres, radius, (-SIDE_ARC_HALF_ANGLE, SIDE_ARC_HALF_ANGLE)),
+        _arc_response(view.gx, view.gy, columns, centres, radius,
+                      (np.pi - SIDE_ARC_HALF_ANGLE, np.pi + SIDE_ARC_HALF_ANGLE)))
+    reach = int(round(FAINT_REACH / STEP_MM))
+    peaks = [float(ts[i]) for i in range(len(ts))
+             if ts[i] >= SIDE_FROM and side[i] >= SIDE_ARC_MIN
+             and side[i] == side[max(0, i - reach):i + reach + 1].max()]
+    if not peaks:
+        return 0
+    peaks = np.array(peaks)
+    for n in range(2, 16):
+        places = _stack_places(n)[1:]
+        if (np.all(np.min(np.abs(places[None, :] - peaks[:, None]), axis=1) <= GRID_TOLERANCE)
+                and np.all(np.min(np.abs(places[:, None] - peaks[None, :]), axis=1) <= FAINT_REACH)):
+            return n
+    return 0
 
 
 def _stack_spacing(n: int) -> float:

@@ -753,3 +753,35 @@ def test_colour_edges_enclose_a_board_as_grey_as_the_shadow_beside_it():
     assert abs(int(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)[180, 320]) - grey) <= 2
     assert edge_enclosed_mask(img, 1.0)[180, 320] == 0
     assert edge_enclosed_mask(img, 1.0, colour=True)[180, 320] == 255
+
+
+def test_a_white_stack_whose_rims_a_glare_washes_out_is_counted_by_its_sides():
+    # tuning scene 878326 (glare over the board's lower left quarter, white checkers on white points):
+    # the rims between the checkers of point 11 (three) and point 9 (seven) are washed out, so point 11
+    # read empty and point 9 five (its top checker only); the glare fill then put the missing five on
+    # point 9, a wrong Position ID.  Each checker's sides still show against the blue field, where it is
+    # wider than its point: they tell both stacks
+    img, truth, got = _read_entirely_right(878326)
+    assert truth["points"][8] == [7, 0] and truth["points"][10] == [3, 0]
+
+
+def test_side_count_needs_a_side_peak_at_each_place_beyond_the_first(monkeypatch):
+    # the weaker of the two side arcs along a point, made up: peaks where a stack's places are
+    view = _top_down_view(rb.random_table_scene(np.random.default_rng(878326))[0])
+    axis = rb.table_point_axis(10)
+    ts = np.arange(backgammon.CHECKER_R - 1.5, backgammon.TABLE_POINT_L - backgammon.CHECKER_R + 4.0,
+                   backgammon.STEP_MM)
+
+    def sides(*places):
+        monkeypatch.setattr(backgammon, "_arc_response", lambda gx, gy, columns, centres, radius, arc: sum(
+            (np.where(np.abs(ts - p) <= 1.6, 3.0 - np.abs(ts - p), 0.0) for p in places), np.full(len(ts), 0.2)))
+        return backgammon._side_count(view, axis, ts)
+
+    assert sides(42.0, 70.0) == 3
+    assert sides(*backgammon._stack_places(7)[1:]) == 7
+    assert sides(42.0, 70.0, 98.0, 126.0) == 5
+    assert sides() == 0                                   # no checker's sides: no count
+    assert sides(42.0, 84.0) == 0                         # 84 mm is no place of a stack holding one at 42
+    assert sides(14.0) == 0                               # the first place is not looked at (the triangle's sides)
+    # every other place of a stack of fifteen lies between those of eight: its places need a peak each
+    assert sides(*backgammon._stack_places(8)[1:]) == 8
