@@ -1072,13 +1072,17 @@ def _overlapping_in_part(ts: np.ndarray, best: np.ndarray, peaks: np.ndarray, co
     two neighbours closer than touching, so the stack holds more than five and fills the point evenly —
     but do not span it (the farther rims washed out by a lamp's glare, or too faint in its lifted light
     to pass ARC_MIN): the comb's count (_comb_fit, which scores the whole point, faint rims too) when
-    every checker seen lies at a place of the comb's stack (with its shift; within GRID_TOLERANCE and
-    GRID_SHARE of its spacing), every place between the first and the last seen holds a checker seen or
+    every checker seen lies at a place of the comb's stack (shifted to fit them best; within
+    GRID_TOLERANCE and GRID_SHARE of its spacing), every place between the first and the last seen holds a checker seen or
     shows a faint rim (FAINT_ARC; a touching stack's checkers lie at every other place of a comb of
     twice as many, and nothing shows between them) and it holds at least ``count``; else ``count``."""
     if len(peaks) < 2 or np.min(np.diff(peaks)) >= 2 * CHECKER_R - TOUCH_TOLERANCE:
         return count
-    n, shift = _comb_fit(best, ts)
+    n, _ = _comb_fit(best, ts)
+    # the comb's shift that puts the checkers seen nearest its places (the best-scored one may put the
+    # farthest seen, in a glare's fringe, a little off)
+    shift = min(_COMB_SHIFTS, key=lambda sh: float(
+        np.abs(peaks[:, None] - (_stack_places(n) + sh)[None, :]).min(axis=1).max()))
     places = _stack_places(n) + shift
     off = np.abs(peaks[:, None] - places[None, :])
     at = np.argmin(off, axis=1)
