@@ -194,6 +194,8 @@ ASPECT_TOLERANCE = 0.05            # an outline this far from the board's propor
 RETRY_ROUNDS = 2                    # ... and is moved out to them, and a winner still off them once more
 PLAUSIBLE_RATIO = (0.7, 1.4)        # an outline's proportions against the board's beyond these are no board
 CUT_OFF_LAYOUT_SCORE = 60.0         # a cut-off outline (_cut_off_variants) shows the drawing this well, refined
+PLAID_COLOURS = 5                   # the table's colours for the last outline candidates (a checked cloth) ...
+PLAID_SHARE = 0.08                  # ... each on this share of the picture's border
 SAME_OUTLINE_PX = 4.0               # mask pixels: outlines whose corners all lie this close are one
 
 _X_BAR0 = TABLE_FRAME + 6 * TABLE_POINT_W
@@ -355,17 +357,24 @@ def _outline_candidates(image: np.ndarray, edges_wanted, ran_out: list | None = 
     """Possible board outlines, yielded as (kind, corners in picture pixels): those of the colour
     mask first ("colour"), then those of the sharp-edge mask ("edges", made only when
     ``edges_wanted()`` says so once the colour mask's have been looked at), then, asked the same way,
-    those of the colour channels' sharp edges ("colour edges"); "cut off" for an outline
+    those of the colour channels' sharp edges ("colour edges"), then those of the colour mask that
+    lets the table have more colours ("checked cloth", PLAID_COLOURS); "cut off" for an outline
     cut out of one that runs out of the picture (_cut_off_variants).  BoardNotFound /
     BoardPartlyInView when there is none.  ``ran_out`` (a list) gets an entry for every outline that
     runs out of the picture."""
     mask, scale = foreground_mask(image, OUTLINE_WORK_WIDTH, fast_distance=True, seed=0)
     mh, mw = mask.shape
     quads, cut_off = [], False
-    for source in ("colour", "edges", "colour edges"):
+    for source in ("colour", "edges", "colour edges", "checked cloth"):
         if source != "colour" and not edges_wanted():
             break
-        m = mask if source == "colour" else edge_enclosed_mask(image, scale, colour=source == "colour edges")
+        if source == "checked cloth":
+            # a checked cloth's crossing stripes have colours of their own, rarer on the border than
+            # TABLE_CLUSTER_SHARE: the mask joined them to the board
+            m, _ = foreground_mask(image, OUTLINE_WORK_WIDTH, fast_distance=True, seed=0,
+                                   table_colours=PLAID_COLOURS, table_share=PLAID_SHARE)
+        else:
+            m = mask if source == "colour" else edge_enclosed_mask(image, scale, colour=source == "colour edges")
         contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         if not contours:
             continue

@@ -77,11 +77,12 @@ def shade_tolerant(lab: np.ndarray) -> np.ndarray:
     return out
 
 
-def _table_model(lab: np.ndarray, border: int, seed: int = 0) -> np.ndarray:
-    """Up to three colour centres of the table (in the shade-tolerant space, shade_tolerant), from the
-    frame's border strip of ``lab`` (OpenCV's 8-bit Lab).  The k-means++ start is drawn from OpenCV's
-    random generator, seeded with ``seed`` first: the same picture always gives the same centres,
-    whatever ran before."""
+def _table_model(lab: np.ndarray, border: int, seed: int = 0, colours: int = 3,
+                 share: float = TABLE_CLUSTER_SHARE) -> np.ndarray:
+    """Up to ``colours`` colour centres of the table (in the shade-tolerant space, shade_tolerant), from
+    the frame's border strip of ``lab`` (OpenCV's 8-bit Lab), each the colour of at least ``share`` of
+    the strip.  The k-means++ start is drawn from OpenCV's random generator, seeded with ``seed`` first:
+    the same picture always gives the same centres, whatever ran before."""
     strips = [lab[:border].reshape(-1, 3), lab[-border:].reshape(-1, 3),
               lab[:, :border].reshape(-1, 3), lab[:, -border:].reshape(-1, 3)]
     samples = np.concatenate(strips)
@@ -90,11 +91,11 @@ def _table_model(lab: np.ndarray, border: int, seed: int = 0) -> np.ndarray:
     samples = shade_tolerant(samples)          # the samples only: the whole picture may not need it
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 1.0)
     cv2.setRNGSeed(seed)
-    _, labels, centres = cv2.kmeans(samples, 3, None, criteria, 2, cv2.KMEANS_PP_CENTERS,
-                                    ) if len(samples) >= 3 else (None, None, samples)
+    _, labels, centres = cv2.kmeans(samples, colours, None, criteria, 2, cv2.KMEANS_PP_CENTERS,
+                                    ) if len(samples) >= colours else (None, None, samples)
     if labels is not None:
-        counts = np.bincount(labels.ravel(), minlength=3)
-        centres = centres[counts > TABLE_CLUSTER_SHARE * len(samples)]
+        counts = np.bincount(labels.ravel(), minlength=colours)
+        centres = centres[counts > share * len(samples)]
     return centres
 
 
@@ -120,11 +121,14 @@ def _nearest_distance2(lab: np.ndarray, centres: np.ndarray) -> np.ndarray:
 
 
 def foreground_mask(image: np.ndarray, work_width: int = WORK_WIDTH,
-                    fast_distance: bool = False, seed: int = 0) -> tuple[np.ndarray, float]:
+                    fast_distance: bool = False, seed: int = 0, table_colours: int = 3,
+                    table_share: float = TABLE_CLUSTER_SHARE) -> tuple[np.ndarray, float]:
     """(mask of what is not table, scale from full-size to the mask's pixels).
 
     ``seed``: of the k-means that finds the table's colours (_table_model); a picture always gives
-    the same mask.
+    the same mask.  ``table_colours``, ``table_share``: how many colours the table may have, and the
+    share of the border each needs (more, and rarer, for a checked cloth whose stripes cross in
+    colours of their own).
 
     ``fast_distance``: the colour distances summed channel by channel (_nearest_distance2): the same
     mask, about 5 ms less at 640 px wide.  Off by default so that the readers measured with the sum
@@ -136,7 +140,7 @@ def foreground_mask(image: np.ndarray, work_width: int = WORK_WIDTH,
     small = cv2.medianBlur(small, 5)
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
     border = max(3, int(min(small.shape[:2]) * BORDER_FRACTION))
-    centres = _table_model(lab, border, seed)
+    centres = _table_model(lab, border, seed, table_colours, table_share)
     if fast_distance:
         dist2 = _nearest_distance2(lab, centres)
     else:

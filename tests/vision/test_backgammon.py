@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vision import backgammon, imaging, render_boards as rb
-from vision.board_outline import BoardNotFound, BoardPartlyInView, edge_enclosed_mask
+from vision.board_outline import BoardNotFound, BoardPartlyInView, edge_enclosed_mask, foreground_mask
 
 CLEAN = {"table": "felt", "lighting": "even", "tilt": 0.0, "rotation": 0.0, "noise": 0.0, "blur": 0.0, "jpeg": None}
 CAMERA = {"table": "wood", "lighting": "daylight", "tilt": 10.0, "rotation": -4.0, "noise": 3.0, "blur": 0.5,
@@ -281,12 +281,18 @@ def test_outline_with_a_shadow_that_runs_out_of_the_picture():
     assert got["position_id"] is not None
 
 
-def test_a_cut_off_outline_that_does_not_show_the_drawing_is_not_read():
-    # dev scene 700366 (shadow): an outline cut from one that runs out of the picture lies about 210 px
-    # off and its drawing scores below CUT_OFF_LAYOUT_SCORE: the board is reported partly in view
+def test_a_cut_off_outline_that_does_not_show_the_drawing_is_not_read(monkeypatch):
+    # dev scene 700366 (shadow, checked cloth): from the first masks, an outline cut from one that runs
+    # out of the picture lies about 210 px off and its drawing scores below CUT_OFF_LAYOUT_SCORE: the
+    # board is reported partly in view, not read wrong (the checked-cloth mask made as the colour mask)
     img, _ = rb.random_table_scene(np.random.default_rng(700366))
+    monkeypatch.setattr(backgammon, "PLAID_COLOURS", 3)
+    monkeypatch.setattr(backgammon, "PLAID_SHARE", 0.2)
     with pytest.raises(BoardPartlyInView, match="only part"):
         backgammon.read(img)
+    # the mask that lets the table have the checked cloth's five colours outlines the board itself
+    monkeypatch.undo()
+    _read_entirely_right(700366)
 
 
 def test_cut_off_variants_keep_one_side_and_the_boards_proportions():
@@ -727,9 +733,12 @@ def test_an_outline_that_ran_out_of_the_picture_is_not_read(monkeypatch):
     # frame), its edges seen in grey only (as before the colour edges): no outline shows the drawing
     # well, and the best of them, moved to the proportions, ran out of the picture (a white 9 and five
     # more points read wrong before): not a reading but an error — "partly in view", since the
-    # colour mask's outline (the board and the shadow) runs out of the picture
+    # colour mask's outline (the board and the shadow) runs out of the picture.  The checked-cloth
+    # mask is made as the colour mask (three table colours of 20 %): with five it outlines the board
     grey_only = edge_enclosed_mask
     monkeypatch.setattr(backgammon, "edge_enclosed_mask", lambda image, scale, colour=False: grey_only(image, scale))
+    monkeypatch.setattr(backgammon, "PLAID_COLOURS", 3)
+    monkeypatch.setattr(backgammon, "PLAID_SHARE", 0.2)
     img, _ = rb.random_table_scene(np.random.default_rng(874033))
     with pytest.raises(BoardPartlyInView, match="only part"):
         backgammon.find_table_board(img)
@@ -794,3 +803,31 @@ def test_a_stack_seen_in_part_is_fitted_to_the_combs_places_at_its_own_shift():
     # point read ten; at the shift that fits the seen checkers best all lie within 2.4 mm
     img, truth, got = _read_entirely_right(878316)
     assert truth["points"][11] == [0, 12]
+
+
+def test_a_checked_cloths_rarer_colours_are_table_when_the_table_may_have_more_colours():
+    # a light cloth with blue (upright) and yellow (across) stripes 14 px wide every 40 px, dark where
+    # they cross: on the picture's border the yellow is rarer than the 20 % a table colour needs by
+    # default, so it is "not table" and can join a board in the mask; with five colours of 8 % the
+    # whole cloth is table
+    img = np.full((360, 640, 3), (225, 225, 225), np.uint8)
+    for x in range(13, 640, 40):
+        img[:, x:x + 14] = (190, 90, 30)
+    for y in range(13, 360, 40):
+        img[y:y + 14] = (40, 190, 230)
+    for x in range(13, 640, 40):
+        for y in range(13, 360, 40):
+            img[y:y + 14, x:x + 14] = (60, 50, 50)
+    yellow = (13 + 7 + 120, 13 + 27 + 240)
+    default, _ = foreground_mask(img, 640, fast_distance=True)
+    more, _ = foreground_mask(img, 640, fast_distance=True, table_colours=backgammon.PLAID_COLOURS,
+                              table_share=backgammon.PLAID_SHARE)
+    assert default[yellow] == 255
+    assert not more.any()
+
+
+def test_a_board_on_a_checked_cloth_is_outlined_with_the_cloths_every_colour():
+    # tuning scene 874316 (daylight, a blue and white checked cloth, 17° tilt): the colour mask joined
+    # the cloth's rarer colours to the board and every outline ran out of the picture ("only part of
+    # the board is in view"); with the table's five colours the board stands alone
+    _read_entirely_right(874316)
