@@ -1126,7 +1126,9 @@ def _tray(view: _View, which: str) -> tuple[int, float, float]:
 
     Checkers standing on edge make a sharp line every OFF_THICKNESS along the
     tray; the empty floor makes none (a lamp's glare or a shadow changes it
-    only slowly).  The filled length runs to the last such line.  The lines
+    only slowly).  The filled length runs from the first strong step (the first
+    checker's outer face, when it shows within half a checker of OFF_START) to
+    the last, each where its response peaks; one step alone is no checker.  The lines
     between two checkers are their rims seen edge on: darker than the faces for
     light checkers, lighter for dark ones (_rim_polarity, bands narrower than
     TRAY_BAND_MM: the faces, 4.7 mm, are not such a band).  A lone checker has
@@ -1148,7 +1150,7 @@ def _tray(view: _View, which: str) -> tuple[int, float, float]:
     # the run of lines from the base: a line between two checkers may be faint (dim light), the end
     # of the run (checker to empty floor) is a clear step
     lines = np.nonzero(edge > TRAY_LINE_MIN)[0]
-    end, last, max_gap = 0, 0, int(1.6 * OFF_THICKNESS / step)
+    first, end, last, max_gap = None, 0, 0, int(1.6 * OFF_THICKNESS / step)
     for i in lines:
         if i - last > max_gap and last > 0:
             break
@@ -1157,9 +1159,20 @@ def _tray(view: _View, which: str) -> tuple[int, float, float]:
         last = i
         if edge[i] > TRAY_EDGE_MIN:
             end = i
+            first = i if first is None else first
+    if first is None:
+        return 0, 0.0, 0.0
+    # each step where its response peaks (a step's response is 2 mm wide, its far shoulder was taken for
+    # it); the run measured from its first step, the outer face of the first checker, when that shows
+    # near the tray's end: an outline a few pixels off moves both ends alike
+    reach = int(round(1.0 / step))
+    end = max(range(max(0, end - reach), end + 1), key=lambda i: edge[i])
+    first = max(range(first, min(len(edge), first + reach + 1)), key=lambda i: edge[i])
     extent = end * step + 0.5
-    n = int(round((extent - 1.0) / OFF_THICKNESS)) if extent > OFF_THICKNESS / 2 else 0
-    n = min(n, 15)
+    start = first * step + 0.5
+    if start > OFF_START + OFF_THICKNESS / 2:
+        start = OFF_START                # no step at the outer end (a checker as dark as the frame)
+    n = min(int(round((extent - start) / OFF_THICKNESS)), 15)
     fx, fy = view.px(x, base - d * TABLE_FRAME * 0.5)
     frame = view.gray[int(fy) - 4:int(fy) + 5, int(fx) - 12:int(fx) + 13]
     frame_level = max(8.0, median(frame)) if frame.size else 128.0
