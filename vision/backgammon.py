@@ -21,13 +21,14 @@ of its arcs, also when only some of them show but those lie closer than touching
 no stack of the count read would have them tell the stack from the base they belong to, whose other
 checkers a lamp's glare hid (blown out, or faint rims); a faint rim at a later place of a touching
 stack, beyond blown-out places, is its top checker; on a point in a glare, the checkers' sides, which
-stand against the field where the rims between white checkers wash out, tell a stack of two or more.  A bar half is read as a touching stack from the
-frame.  A stack's colour is the polarity of its rims (darker than the face: white; lighter: black; in
-a glare, or with a brightness between the clear stacks' of either colour, its sign), else its
-brightness split into the two colours over the whole board (between the stacks whose polarity is
-clear); a side of 15 + k beside one of 15 - k gives its one stack of k whose rims do not tell its
-colour, and lean the other way, to the other side.  Borne-off checkers stand on edge in the trays:
-their count is the filled length over a checker's thickness, their colour (two or more) the polarity
+stand against the field where the rims between white checkers wash out, tell a stack of two or more.
+A bar half is read as a touching stack from the frame.  A stack's colour is the polarity of its
+rims (darker than the face: white; lighter: black; in a glare, or with a brightness between the
+clear stacks' of either colour, its sign), else its brightness split into the two colours over the
+whole board (between the stacks whose polarity is clear); a side of 15 + k beside one of 15 - k
+gives its one stack of k whose rims do not tell its colour, and lean the other way, to the other
+side.  Borne-off checkers stand on edge in the trays: their count is the filled length, from the
+first checker's outer face to the last one's, over a checker's thickness, their colour (two or more) the polarity
 of the lines between them (their rims seen edge on).
 A colour short of 15 gets the missing checkers on its one stack inside a blown-out glare where a
 taller stack fits, if there is exactly one (and no point read empty lies in the glare); otherwise a
@@ -807,8 +808,9 @@ def _side_count(view: _View, axis, ts: np.ndarray) -> int:
     from the base; its peaks are its largest values within FAINT_REACH, of SIDE_ARC_MIN or more, from
     SIDE_FROM on.  The stack is the smallest n from two with a peak within FAINT_REACH of each of its
     places beyond the first and every peak within GRID_TOLERANCE of one of them (peaks, not levels:
-    an overlapping stack's sides show between its places too).  The first place is not looked at: near the base the triangle's own
-    sides fit the arcs.  Stacks whose sides are hidden (a field blown out as well) give 0."""
+    an overlapping stack's sides show between its places too).  The first place is not looked at:
+    near the base the triangle's own sides fit the arcs.  Stacks whose sides are hidden (a field
+    blown out as well) give 0."""
     x, base, d = axis
     cx, cy = view.px(x, base)
     columns, centres = (cx - view.board_x0,), cy + d * ts * PX_PER_MM - view.board_y0
@@ -1082,9 +1084,10 @@ def _overlapping_in_part(ts: np.ndarray, best: np.ndarray, peaks: np.ndarray, co
     but do not span it (the farther rims washed out by a lamp's glare, or too faint in its lifted light
     to pass ARC_MIN): the comb's count (_comb_fit, which scores the whole point, faint rims too) when
     every checker seen lies at a place of the comb's stack (shifted to fit them best; within
-    GRID_TOLERANCE and GRID_SHARE of its spacing), every place between the first and the last seen holds a checker seen or
-    shows a faint rim (FAINT_ARC; a touching stack's checkers lie at every other place of a comb of
-    twice as many, and nothing shows between them) and it holds at least ``count``; else ``count``."""
+    GRID_TOLERANCE and GRID_SHARE of its spacing), every place between the first and the last seen
+    holds a checker seen or shows a faint rim (FAINT_ARC; a touching stack's checkers lie at every
+    other place of a comb of twice as many, and nothing shows between them) and it holds at least
+    ``count``; else ``count``."""
     if len(peaks) < 2 or np.min(np.diff(peaks)) >= 2 * CHECKER_R - TOUCH_TOLERANCE:
         return count
     n, _ = _comb_fit(best, ts)
@@ -1128,8 +1131,8 @@ def _tray(view: _View, which: str) -> tuple[int, float, float]:
     tray; the empty floor makes none (a lamp's glare or a shadow changes it
     only slowly).  The filled length runs from the first strong step (the first
     checker's outer face, when it shows within half a checker of OFF_START) to
-    the last, each where its response peaks; one step alone is no checker.  The lines
-    between two checkers are their rims seen edge on: darker than the faces for
+    the last, each where its response peaks; one step alone is no checker.  The
+    lines between two checkers are their rims seen edge on: darker than the faces for
     light checkers, lighter for dark ones (_rim_polarity, bands narrower than
     TRAY_BAND_MM: the faces, 4.7 mm, are not such a band).  A lone checker has
     no such line (its ends meet the tray's floor): polarity 0.
