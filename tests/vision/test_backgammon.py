@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from vision import backgammon, imaging, render_boards as rb
-from vision.board_outline import BoardNotFound, BoardPartlyInView, edge_enclosed_mask, foreground_mask
+from vision.board_outline import (TABLE_CLUSTER_SHARE, BoardNotFound, BoardPartlyInView, edge_enclosed_mask,
+                                  foreground_mask)
 
 CLEAN = {"table": "felt", "lighting": "even", "tilt": 0.0, "rotation": 0.0, "noise": 0.0, "blur": 0.0, "jpeg": None}
 CAMERA = {"table": "wood", "lighting": "daylight", "tilt": 10.0, "rotation": -4.0, "noise": 3.0, "blur": 0.5,
@@ -23,6 +24,13 @@ def _read_entirely_right(seed: int):
     assert (got["points"], got["bar"], got["off"]) == (truth["points"], truth["bar"], truth["off"])
     assert got["position_id"] == backgammon.position_id(truth["points"], truth["bar"], True)
     return img, truth, got
+
+
+def _checked_cloth_mask_as_the_first(monkeypatch):
+    """The last outline candidates' mask (a checked cloth's five table colours) made as the colour mask
+    (three of TABLE_CLUSTER_SHARE), so that the rules before it are tested alone."""
+    monkeypatch.setattr(backgammon, "PLAID_COLOURS", 3)
+    monkeypatch.setattr(backgammon, "PLAID_SHARE", TABLE_CLUSTER_SHARE)
 
 
 def _top_down_view(img):
@@ -286,8 +294,7 @@ def test_a_cut_off_outline_that_does_not_show_the_drawing_is_not_read(monkeypatc
     # out of the picture lies about 210 px off and its drawing scores below CUT_OFF_LAYOUT_SCORE: the
     # board is reported partly in view, not read wrong (the checked-cloth mask made as the colour mask)
     img, _ = rb.random_table_scene(np.random.default_rng(700366))
-    monkeypatch.setattr(backgammon, "PLAID_COLOURS", 3)
-    monkeypatch.setattr(backgammon, "PLAID_SHARE", 0.2)
+    _checked_cloth_mask_as_the_first(monkeypatch)
     with pytest.raises(BoardPartlyInView, match="only part"):
         backgammon.read(img)
     # the mask that lets the table have the checked cloth's five colours outlines the board itself
@@ -737,8 +744,7 @@ def test_an_outline_that_ran_out_of_the_picture_is_not_read(monkeypatch):
     # mask is made as the colour mask (three table colours of 20 %): with five it outlines the board
     grey_only = edge_enclosed_mask
     monkeypatch.setattr(backgammon, "edge_enclosed_mask", lambda image, scale, colour=False: grey_only(image, scale))
-    monkeypatch.setattr(backgammon, "PLAID_COLOURS", 3)
-    monkeypatch.setattr(backgammon, "PLAID_SHARE", 0.2)
+    _checked_cloth_mask_as_the_first(monkeypatch)
     img, _ = rb.random_table_scene(np.random.default_rng(874033))
     with pytest.raises(BoardPartlyInView, match="only part"):
         backgammon.find_table_board(img)
