@@ -37,7 +37,9 @@ from vision.imaging import SATURATED
 
 DIE_MM = 16.0
 PIP_MIN_DARKNESS = 45       # black-hat value of a pip
-PIP_DIM_SHARE = 0.7         # ...or, on a dim face, a pip darker than the face by this share of it
+PIP_DIM_DARKNESS = 0.35     # ...or, on a dim face (a die in shadow), a black-hat this share of the face's level
+PIP_DIM_FLOOR = 30          # ... but at least this (a face dimmer than about 86 has no pips read)
+PIP_DIM_SHARE = 0.65        # and darker than the face by twice PIP_MIN_DARKNESS or, on a dim face, this share of it
 PIP_GLARE_DROP = 60         # ...or, on a face blown out by glare (SATURATED), darker than it by this much
 PIP_GLARE_RING = 0.8        # ... and ringed by that face: a circle round it at least this share of the face's level
 FACE_SHARE = 0.78           # face = at least this share of the face's brightness (a leaning die's side is ~0.67)
@@ -90,18 +92,21 @@ def _pips(gray: np.ndarray, px_per_mm: float):
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
     bh = cv2.GaussianBlur(cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel), (0, 0), 1.0)
     pip_d = _pip_window(px_per_mm)
-    peaks = (bh >= cv2.dilate(bh, np.ones((pip_d, pip_d), np.uint8))) & (bh > PIP_MIN_DARKNESS)
+    peaks = (bh >= cv2.dilate(bh, np.ones((pip_d, pip_d), np.uint8))) & (bh > PIP_DIM_FLOOR)
     # row by row, as np.nonzero gives them; the flat indices are much faster to find than np.nonzero's pairs
     ys, xs = np.divmod(np.flatnonzero(peaks), peaks.shape[1])
     # a pip is much darker than the face round it: by a fixed step, or (a die in shadow, whose face is
-    # dim) by most of the face's brightness
+    # dim) by most of the face's brightness; its black-hat likewise (a shadow dims the pip's contrast with
+    # the face too: pips of a six on a face of 99 gave 42-47)
     bright = cv2.dilate(gray, np.ones((3 * pip_d, 3 * pip_d), np.uint8))
     face_level = bright[ys, xs].astype(np.int32)
     drop = face_level - gray[ys, xs].astype(np.int32)
-    keep = (drop > 2 * PIP_MIN_DARKNESS) | (drop > PIP_DIM_SHARE * face_level)
+    hat = bh[ys, xs].astype(np.int32)
+    dark = (hat > PIP_MIN_DARKNESS) | (hat > PIP_DIM_DARKNESS * face_level)
+    keep = dark & ((drop > 2 * PIP_MIN_DARKNESS) | (drop > PIP_DIM_SHARE * face_level))
     # a die's face blown out by a lamp's glare lifts its pips to grey: a smaller step, but the face is
     # blown out all round such a pip (a dark spot beside a blown-out patch of cloth or board is not)
-    glare = np.flatnonzero(~keep & (face_level >= SATURATED) & (drop > PIP_GLARE_DROP))
+    glare = np.flatnonzero(~keep & (hat > PIP_MIN_DARKNESS) & (face_level >= SATURATED) & (drop > PIP_GLARE_DROP))
     if len(glare):
         ring = _ring_samples(gray, xs[glare], ys[glare], 1.6 * (PIP_R_MM * px_per_mm), 16)
         ring_low = np.partition(ring, 1, axis=1)[:, 1].astype(np.int32)
