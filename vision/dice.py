@@ -550,13 +550,11 @@ def find_dice(view: np.ndarray, px_per_mm: float) -> list[dict]:
     used = [False] * len(pips)
     groups = _clusters(pips, px_per_mm)
     for members in groups:
-        die = _flat_die(gray, pips, members, px_per_mm)
-        if die is None:
-            # a die's drop shadow can add dark spots beside it: try again with the round spots alone
-            # (any spot left out that lies on the die's square still fails it)
-            round_members = _round_spots(gray, pips, members, px_per_mm)
-            if 0 < len(round_members) < len(members):
-                die = _flat_die(gray, pips, round_members, px_per_mm)
+        # a flat die is read from round spots only: a die's drop shadow beside it adds dark spots that are
+        # not round (any of them left out that lies on the die's square still fails it), and so do the
+        # crevices between touching checkers' rims, which under glare can look like a two or a three
+        round_members = _round_spots(gray, pips, members, px_per_mm)
+        die = _flat_die(gray, pips, round_members, px_per_mm) if round_members else None
         if die is not None:
             for j in members:
                 used[j] = True

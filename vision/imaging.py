@@ -22,10 +22,11 @@ Scene conditions (``rng`` is a ``numpy.random.Generator`` or an int seed)
         ``kind`` in ``TABLE_KINDS``: "felt" (green baize), "wood", "white"
         (white cloth with folds) or "pattern" (checked / dotted cloth);
         ``size`` is ``(width, height)`` in pixels.
-    ``apply_lighting(img, kind, rng) -> BGR image``
+    ``apply_lighting(img, kind, rng, glare_centre=None) -> BGR image``
         ``kind`` in ``LIGHTING_KINDS``: "even", "warm" (tungsten lamp with
         fall-off), "daylight" (cool, bright), "shadow" (a soft dark region
-        such as a head or arm) or "glare" (a specular hot spot).
+        such as a head or arm) or "glare" (a specular hot spot, centred on
+        ``glare_centre`` (x, y) pixels when given).
     ``camera_view(img_table, tilt_deg, rotation, out_size, rng, margin=0.04,
                   floor=(40, 40, 40)) -> (img, H_table_to_px)``
         Views the flat table picture with a pinhole camera tilted
@@ -247,8 +248,9 @@ def table_background(kind: str, size: tuple[int, int], rng) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-def apply_lighting(img: np.ndarray, kind: str, rng) -> np.ndarray:
-    """The picture under lighting ``kind`` (see LIGHTING_KINDS)."""
+def apply_lighting(img: np.ndarray, kind: str, rng, glare_centre=None) -> np.ndarray:
+    """The picture under lighting ``kind`` (see LIGHTING_KINDS); ``glare_centre`` puts a glare's spot there
+    (the random numbers drawn are the same either way)."""
     rng = _rng(rng)
     h, w = img.shape[:2]
     f = img.astype(np.float32)
@@ -276,6 +278,8 @@ def apply_lighting(img: np.ndarray, kind: str, rng) -> np.ndarray:
         f = f * (1.0 - depth * mask)[:, :, None]
     elif kind == "glare":
         cx, cy = rng.uniform(0.15, 0.85) * w, rng.uniform(0.15, 0.85) * h
+        if glare_centre is not None:
+            cx, cy = float(glare_centre[0]), float(glare_centre[1])
         sx, sy = rng.uniform(0.03, 0.1) * w, rng.uniform(0.03, 0.1) * h
         spot = np.exp(-(((xx - cx) / sx) ** 2 + ((yy - cy) / sy) ** 2) / 2.0)
         f = f + (rng.uniform(120, 220) * spot)[:, :, None]

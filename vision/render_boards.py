@@ -181,16 +181,21 @@ class Canvas:
 
 
 def finish_scene(canvas: Canvas, conditions: dict, rng) -> tuple[np.ndarray, np.ndarray]:
-    """Camera, lighting and sensor effects over a finished table picture; (image, H_mm_to_px)."""
+    """Camera, lighting and sensor effects over a finished table picture; (image, H_mm_to_px).
+
+    ``conditions["glare_centre_mm"]``, when there, puts a glare's spot on that point of the table (mm)."""
     # A negative margin: the camera sees table to the edges of the picture, as at a real table.
     # Beyond the drawn table the camera sees more of the same table (its median colour), not a floor.
     floor = tuple(int(v) for v in np.median(canvas.img[::8, ::8].reshape(-1, 3), axis=0))
     img, H = imaging.camera_view(canvas.img, conditions["tilt"], conditions["rotation"], OUT_SIZE, rng,
                                  margin=CAMERA_MARGIN, floor=floor)
-    img = imaging.apply_lighting(img, conditions["lighting"], rng)
+    S = np.array([[canvas.k, 0, canvas.k * canvas.ox], [0, canvas.k, canvas.k * canvas.oy], [0, 0, 1.0]])
+    glare_centre = conditions.get("glare_centre_mm")
+    if glare_centre is not None:
+        glare_centre = _to_px(H @ S, [glare_centre])[0]
+    img = imaging.apply_lighting(img, conditions["lighting"], rng, glare_centre=glare_centre)
     img = imaging.sensor_effects(img, rng, noise=conditions["noise"], blur=conditions["blur"],
                                  jpeg_quality=conditions["jpeg"])
-    S = np.array([[canvas.k, 0, canvas.k * canvas.ox], [0, canvas.k, canvas.k * canvas.oy], [0, 0, 1.0]])
     return img, H @ S
 
 
@@ -474,12 +479,15 @@ def check_table_position(points, bar, off) -> None:
 
 
 def render_table(points, bar=(0, 0), off=(0, 0), dice=None, rng=0, conditions: dict | None = None,
-                 scheme: str | None = None, dice_place: str = "board") -> tuple[np.ndarray, dict]:
+                 scheme: str | None = None, dice_place: str = "board",
+                 glare_on_die: bool = False) -> tuple[np.ndarray, dict]:
     """A backgammon board: ``points[i] = [white, black]`` on point i+1 (white's numbering).
 
     ``dice``: None (no dice), or [(value, cocked), (value, cocked)]; ``dice_place``:
     "board" (in the middle strip of the right half) or "table" (one die beside the board).
     Truth ``dice`` is [a, b], "reroll" (a die cocked or off the board) or None.
+    ``glare_on_die``: the light is a lamp's glare, its spot on or near a die (the cocked one if
+    there is one): the hardest light for reading dice.
     """
     rng = imaging._rng(rng)
     conditions = conditions or random_conditions(rng)
@@ -529,6 +537,11 @@ def render_table(points, bar=(0, 0), off=(0, 0), dice=None, rng=0, conditions: d
             _draw_die(cv, c, int(v), float(rng.uniform(0, math.pi / 2)), bool(ck), rng)
             dice_boxes.append(c)
         truth_dice = "reroll" if (c1 or c2 or dice_place == "table") else [int(v1), int(v2)]
+        if glare_on_die:
+            pick = [c for c, cocked in zip(dice_boxes, (c1, c2)) if cocked] or dice_boxes
+            x, y = pick[int(rng.integers(len(pick)))]
+            conditions = dict(conditions, lighting="glare",
+                              glare_centre_mm=(x + float(rng.uniform(-15, 15)), y + float(rng.uniform(-15, 15))))
     img, H = finish_scene(cv, conditions, rng)
     corners = [(ox, oy), (ox + TABLE_W, oy), (ox + TABLE_W, oy + TABLE_H), (ox, oy + TABLE_H)]
     truth = {"points": points, "bar": bar, "off": off, "dice": truth_dice,
@@ -559,8 +572,10 @@ def random_table_position(rng) -> tuple[list, list, list]:
     return points, bar, off
 
 
-def random_table_scene(rng, conditions: dict | None = None, cocked_share: float = 0.15):
-    """A random position with two dice (sometimes one cocked or thrown off the board)."""
+def random_table_scene(rng, conditions: dict | None = None, cocked_share: float = 0.15,
+                       glare_on_die: bool = False):
+    """A random position with two dice (sometimes one cocked or thrown off the board); ``glare_on_die``
+    as for ``render_table``."""
     rng = imaging._rng(rng)
     points, bar, off = random_table_position(rng)
     u = rng.random()
@@ -570,7 +585,7 @@ def random_table_scene(rng, conditions: dict | None = None, cocked_share: float 
         dice[int(rng.integers(0, 2))] = (dice[0][0], True)
     elif u < cocked_share + 0.05:
         place = "table"
-    return render_table(points, bar, off, dice, rng, conditions, dice_place=place)
+    return render_table(points, bar, off, dice, rng, conditions, dice_place=place, glare_on_die=glare_on_die)
 
 
 STARTING_POSITION = [[0, 2] if i == 0 else [5, 0] if i == 5 else [3, 0] if i == 7 else [0, 5] if i == 11

@@ -70,3 +70,22 @@ def test_scene_conditions_change_the_picture():
     a, _ = rb.render_tintar(board, rng=4, conditions=CLEAN)
     b, _ = rb.render_tintar(board, rng=4, conditions=dict(CLEAN, noise=6.0, lighting="warm"))
     assert a.shape == b.shape == (720, 1280, 3) and not np.array_equal(a, b)
+
+
+def test_glare_on_a_die_lights_the_leaning_one():
+    conditions = dict(CLEAN)
+    img, truth = rb.render_table(rb.STARTING_POSITION, dice=[(4, False), (2, True)], rng=3, conditions=conditions,
+                                 glare_on_die=True)
+    assert truth["dice"] == "reroll" and truth["conditions"]["lighting"] == "glare"
+    assert conditions["lighting"] == "even"                 # the caller's conditions are left as they were
+    centre = np.array(truth["conditions"]["glare_centre_mm"])
+    # the spot lights the leaning die (the second)
+    plain, _ = rb.render_table(rb.STARTING_POSITION, dice=[(4, False), (2, True)], rng=3, conditions=CLEAN)
+    x, y = (int(v) for v in truth["dice_px"][1])
+    assert img[y - 5:y + 6, x - 5:x + 6].mean() > plain[y - 5:y + 6, x - 5:x + 6].mean() + 20
+    # and its centre in mm is the brightest part of the added light
+    H = truth["H_mm_to_px"]
+    px = H @ np.array([centre[0], centre[1], 1.0])
+    cx, cy = int(px[0] / px[2]), int(px[1] / px[2])
+    gain = img.astype(np.float32).mean(axis=2) - plain.astype(np.float32).mean(axis=2)
+    assert gain[cy, cx] > 100
