@@ -198,6 +198,8 @@ CUT_OFF_LAYOUT_SCORE = 60.0         # a cut-off outline (_cut_off_variants) show
 PLAID_COLOURS = 5                   # the table's colours for the last outline candidates (a checked cloth) ...
 PLAID_SHARE = 0.08                  # ... each on this share of the picture's border
 SAME_OUTLINE_PX = 4.0               # mask pixels: outlines whose corners all lie this close are one
+SMOOTH_SIGMA = 6.0 / 1280           # the last candidates' blur (share of the picture's width): a cloth's stripes
+SMOOTH_PART = 0.005                 # ... and the least share of the mask a part of the board covers there
 
 _X_BAR0 = TABLE_FRAME + 6 * TABLE_POINT_W
 _X_BAR1 = _X_BAR0 + TABLE_BAR_W
@@ -354,22 +356,42 @@ def _partly_in_view() -> BoardPartlyInView:
                              "/ tabla se vede doar în parte — mutați camera sau tabla")
 
 
+def _smoothed_mask(image: np.ndarray) -> np.ndarray:
+    """The colour mask of the picture blurred over a striped cloth's pattern, its larger parts joined by
+    their convex hull.  On a cloth striped in the colours of the board's wood and frame, the plain colour
+    mask takes the whole board for table; blurred, the stripes become one colour and the playing fields
+    and trays stand out, but the frame and the bar, of the stripes' darker colour, still do not: the hull
+    of the parts is the board inside its frame, which find_table_board grows by the frame
+    (_grown_by_frame) when the drawing shows poorly there."""
+    sigma = SMOOTH_SIGMA * image.shape[1]
+    m, _ = foreground_mask(cv2.GaussianBlur(image, (0, 0), sigma), OUTLINE_WORK_WIDTH, fast_distance=True, seed=0)
+    contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    parts = [c for c in contours if cv2.contourArea(c) >= SMOOTH_PART * m.size]
+    joined = np.zeros_like(m)
+    if parts:
+        cv2.drawContours(joined, [cv2.convexHull(np.concatenate(parts))], -1, 255, -1)
+    return joined
+
+
 def _outline_candidates(image: np.ndarray, edges_wanted, ran_out: list | None = None):
     """Possible board outlines, yielded as (kind, corners in picture pixels): those of the colour
     mask first ("colour"), then those of the sharp-edge mask ("edges", made only when
     ``edges_wanted()`` says so once the colour mask's have been looked at), then, asked the same way,
     those of the colour channels' sharp edges ("colour edges"), then those of the colour mask that
-    lets the table have more colours ("checked cloth", PLAID_COLOURS); "cut off" for an outline
-    cut out of one that runs out of the picture (_cut_off_variants).  BoardNotFound /
+    lets the table have more colours ("checked cloth", PLAID_COLOURS), then those of the colour mask
+    of the picture blurred over a cloth's stripes, its parts taken together ("smoothed",
+    _smoothed_mask); "cut off" for an outline cut out of one that runs out of the picture (_cut_off_variants).  BoardNotFound /
     BoardPartlyInView when there is none.  ``ran_out`` (a list) gets an entry for every outline that
     runs out of the picture."""
     mask, scale = foreground_mask(image, OUTLINE_WORK_WIDTH, fast_distance=True, seed=0)
     mh, mw = mask.shape
     quads, cut_off = [], False
-    for source in ("colour", "edges", "colour edges", "checked cloth"):
+    for source in ("colour", "edges", "colour edges", "checked cloth", "smoothed"):
         if source != "colour" and not edges_wanted():
             break
-        if source == "checked cloth":
+        if source == "smoothed":
+            m = _smoothed_mask(image)
+        elif source == "checked cloth":
             # a checked cloth's crossing stripes have colours of their own, rarer on the border than
             # TABLE_CLUSTER_SHARE: the mask joined them to the board
             m, _ = foreground_mask(image, OUTLINE_WORK_WIDTH, fast_distance=True, seed=0,

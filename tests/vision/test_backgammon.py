@@ -27,10 +27,12 @@ def _read_entirely_right(seed: int):
 
 
 def _checked_cloth_mask_as_the_first(monkeypatch):
-    """The last outline candidates' mask (a checked cloth's five table colours) made as the colour mask
-    (three of TABLE_CLUSTER_SHARE), so that the rules before it are tested alone."""
+    """The checked cloth's outline candidates' mask (the table's five colours) made as the colour mask
+    (three of TABLE_CLUSTER_SHARE), and the last (the blurred picture's) left empty, so that the rules
+    before them are tested alone."""
     monkeypatch.setattr(backgammon, "PLAID_COLOURS", 3)
     monkeypatch.setattr(backgammon, "PLAID_SHARE", TABLE_CLUSTER_SHARE)
+    monkeypatch.setattr(backgammon, "_smoothed_mask", lambda image: np.zeros((8, 8), np.uint8))
 
 
 def _top_down_view(img):
@@ -837,6 +839,25 @@ def test_a_board_on_a_checked_cloth_is_outlined_with_the_cloths_every_colour():
     # the cloth's rarer colours to the board and every outline ran out of the picture ("only part of
     # the board is in view"); with the table's five colours the board stands alone
     _read_entirely_right(874316)
+
+
+def test_a_board_on_a_cloth_striped_in_its_frames_colour_is_found_blurred():
+    # dev scene 885335 (warm light, a cloth of magenta and cream stripes; the frame and bar dark magenta,
+    # the wood light): the colour mask took the whole board for table and every other outline ran out of
+    # the picture along the stripes ("only part of the board is in view", the board wholly in view).
+    # Blurred over the stripes, the playing fields and trays stand out; their hull grown by the frame is
+    # the board
+    _read_entirely_right(885335)
+
+
+def test_a_cloths_stripes_blurred_leave_the_boards_parts_joined():
+    img, truth = rb.random_table_scene(np.random.default_rng(885335))
+    mask = backgammon._smoothed_mask(img)
+    scale = mask.shape[1] / img.shape[1]
+    # the board's middle is inside the joined parts, the picture's corners are not
+    cx, cy = np.mean(truth["corners_px"], axis=0) * scale
+    assert mask[int(cy), int(cx)] == 255
+    assert mask[0, 0] == mask[-1, -1] == mask[0, -1] == mask[-1, 0] == 0
 
 
 @pytest.mark.parametrize("seed, off", [(874580, [3, 1]), (879036, [4, 1]), (880216, [0, 7])])
