@@ -101,6 +101,7 @@ RIM_POLARITY_GLARE = 0.3            # ... for a stack in a lamp's glare (GLARE_S
 RIM_POLARITY_BETWEEN = 0.5          # ... for one outside the glare whose brightness lies between the clear blacks'
                                     # and the clear whites' (tuning: its sign right for all 39 from 0.5, 4 of 9 below)
 TRAY_LINE_MIN = 1.5                 # a fainter line still carries the run of borne-off checkers on
+BLOWN_SHARE = 0.9                   # a stretch of a tray this much blown out may hide the lines between checkers
 TRAY_EDGE_MIN = 3.0                 # log-brightness step of the line between two borne-off checkers
 TRAY_BAND_MM = 3.0                  # those lines (~1.8 mm) are found by a top-hat this wide (rim polarity)
 OFF_START = 1.0                     # mm: the first borne-off checker stands this far from the tray's outer end
@@ -1146,6 +1147,11 @@ def _missed_in_gaps(centres_mm: np.ndarray) -> int:
     return missed
 
 
+def _blown_out_stretch(grey: np.ndarray) -> bool:
+    """Whether a stretch of a profile is blown out by a lamp's glare: BLOWN_SHARE of it at SATURATED."""
+    return bool(len(grey)) and float(np.mean(grey >= SATURATED)) >= BLOWN_SHARE
+
+
 def _tray(view: _View, which: str) -> tuple[int, float, float]:
     """(number of borne-off checkers, their mean brightness, rim polarity) in one tray.
 
@@ -1157,7 +1163,10 @@ def _tray(view: _View, which: str) -> tuple[int, float, float]:
     lines between two checkers are their rims seen edge on: darker than the faces for
     light checkers, lighter for dark ones (_rim_polarity, bands narrower than
     TRAY_BAND_MM: the faces, 4.7 mm, are not such a band).  A lone checker has
-    no such line (its ends meet the tray's floor): polarity 0.
+    no such line (its ends meet the tray's floor): polarity 0.  Where a lamp's
+    glare blows the checkers out (_blown_out_stretch), the lines between them are gone:
+    the run goes on across the blown-out stretch to a strong step beyond it (the
+    run's end; a glare alone on the floor fades out far too slowly for one).
     """
     x, base, d = table_tray_axis(which)
     length = TABLE_H / 2 - TABLE_FRAME - TABLE_TRAY_SPLIT / 2
@@ -1177,7 +1186,8 @@ def _tray(view: _View, which: str) -> tuple[int, float, float]:
     lines = np.nonzero(edge > TRAY_LINE_MIN)[0]
     first, end, last, max_gap = None, 0, 0, int(1.6 * OFF_THICKNESS / step)
     for i in lines:
-        if i - last > max_gap and last > 0:
+        bridged = edge[i:i + 3].max() > TRAY_EDGE_MIN and _blown_out_stretch(grey[last + 1:i])
+        if i - last > max_gap and last > 0 and not bridged:
             break
         if last == 0 and i > max_gap:
             break

@@ -850,6 +850,15 @@ def test_a_board_on_a_cloth_striped_in_its_frames_colour_is_found_blurred():
     _read_entirely_right(885335)
 
 
+def test_borne_off_checkers_blown_out_by_a_glare_are_counted_to_the_step_beyond():
+    # dev scene 885418 (glare on the bottom tray): seven white checkers on edge blown out to 252-254, no
+    # line between them left; the run went no further than the tray's outer end (one step: no checker)
+    # and the glare fill did not add them (points read empty lie in the glare too).  The run crosses
+    # the blown-out stretch to the strong step at its end, 46.5 mm: seven checkers
+    img, truth, got = _read_entirely_right(885418)
+    assert truth["off"] == [7, 0]
+
+
 def test_a_cloths_stripes_blurred_leave_the_boards_parts_joined():
     img, truth = rb.random_table_scene(np.random.default_rng(885335))
     mask = backgammon._smoothed_mask(img)
