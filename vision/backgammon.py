@@ -374,14 +374,15 @@ def _smoothed_mask(image: np.ndarray) -> np.ndarray:
     return joined
 
 
-def _outline_candidates(image: np.ndarray, edges_wanted, ran_out: list | None = None):
+def _outline_candidates(image: np.ndarray, edges_wanted, ran_out: list | None = None, smoothed_wanted=None):
     """Possible board outlines, yielded as (kind, corners in picture pixels): those of the colour
     mask first ("colour"), then those of the sharp-edge mask ("edges", made only when
     ``edges_wanted()`` says so once the colour mask's have been looked at), then, asked the same way,
     those of the colour channels' sharp edges ("colour edges"), then those of the colour mask that
     lets the table have more colours ("checked cloth", PLAID_COLOURS), then those of the colour mask
     of the picture blurred over a cloth's stripes, its parts taken together ("smoothed",
-    _smoothed_mask); "cut off" for an outline cut out of one that runs out of the picture (_cut_off_variants).  BoardNotFound /
+    _smoothed_mask; only when ``smoothed_wanted()`` says so: the blur and its mask take 10-60 ms);
+    "cut off" for an outline cut out of one that runs out of the picture (_cut_off_variants).  BoardNotFound /
     BoardPartlyInView when there is none.  ``ran_out`` (a list) gets an entry for every outline that
     runs out of the picture."""
     mask, scale = foreground_mask(image, OUTLINE_WORK_WIDTH, fast_distance=True, seed=0)
@@ -389,6 +390,8 @@ def _outline_candidates(image: np.ndarray, edges_wanted, ran_out: list | None = 
     quads, cut_off = [], False
     for source in ("colour", "edges", "colour edges", "checked cloth", "smoothed"):
         if source != "colour" and not edges_wanted():
+            break
+        if source == "smoothed" and (smoothed_wanted is None or not smoothed_wanted()):
             break
         if source == "smoothed":
             m = _smoothed_mask(image)
@@ -534,8 +537,12 @@ def find_table_board(image: np.ndarray, image_bgra: np.ndarray | None = None) ->
         # not when the colour mask's outline shows the board clearly
         return not scored or max(s[0] for s in scored) < GOOD_LAYOUT_SCORE
 
+    def smoothed_wanted() -> bool:
+        # a last resort: only when no outline so far could be taken for the board at all
+        return not any(s[0] >= (CUT_OFF_LAYOUT_SCORE if s[5] == "cut off" else MIN_LAYOUT_SCORE) for s in scored)
+
     ran_out = []
-    for kind, quad in _outline_candidates(image, edges_wanted, ran_out):
+    for kind, quad in _outline_candidates(image, edges_wanted, ran_out, smoothed_wanted):
         H, gx, gy = _layout_edges(image_bgra, quad)
         scored.append((_layout_score(gx, gy), quad, H, gx, gy, kind))
         if scored[-1][0] >= MAX_LAYOUT_SCORE:
