@@ -810,20 +810,30 @@ def _find_plate(image: np.ndarray, gray: np.ndarray | None = None) -> tuple[np.n
         mask, _ = foreground_mask(image, PLATE_WORK_WIDTH, seed=KMEANS_SEED)
         colour_outlines, colour_error = _mask_outlines(mask, scale)
         score, H, partly = _best_plate(image, line_map, colour_outlines + edge_outlines)
-        if H is None or score < MIN_LINE_SCORE:
+
+        def unsure() -> bool:
+            # no plate yet, or one whose lines do not sit on the drawing (its score, or its weaker
+            # direction's: see the end of this function) — the next outlines are tried
+            return H is None or score < MIN_LINE_SCORE or not _both_directions_on(line_map, H)
+
+        def better(retry) -> bool:
+            return retry[1] is not None and (H is None or retry[0] > score or (
+                not _both_directions_on(line_map, H) and _both_directions_on(line_map, retry[1])))
+
+        if unsure():
             # A cloth cell or a shadow merged into one corner of the mask pulls that corner off while
             # the other three stay: each outline with one corner redrawn from the other three.
             redrawn = [c for outline in colour_outlines + edge_outlines for c in _one_corner_redrawn(outline)]
             retry = _best_plate(image, line_map, redrawn)
-            if retry[1] is not None and (H is None or retry[0] > score):
+            if better(retry):
                 score, H, partly = retry
         free_outlines = []
-        if H is None or score < MIN_LINE_SCORE:
+        if unsure():
             # A checked cloth merges with the board in both masks; the plate's bare strip inside its
             # frame is still one large region no sharp edge crosses.
             free_outlines, _ = _mask_outlines(_open_space_mask(image, scale), scale)
             retry = _best_plate(image, line_map, free_outlines)
-            if retry[1] is not None and (H is None or retry[0] > score):
+            if better(retry):
                 score, H, partly = retry
         if H is None and not colour_outlines and not edge_outlines and not free_outlines:
             raise colour_error if isinstance(colour_error, BoardPartlyInView) else (edge_error or colour_error)
@@ -839,7 +849,7 @@ def _find_plate(image: np.ndarray, gray: np.ndarray | None = None) -> tuple[np.n
         raise BoardNotFound("the Tintar board's lines are not clearly seen — check the light and the view "
                             "/ liniile tablei de Tintar nu se văd clar — verificați lumina și imaginea")
     H = _perspective_refined(image, line_map, H, score)
-    if min(_line_scores_by_direction(line_map, H)) < MIN_LINE_SCORE:
+    if not _both_directions_on(line_map, H):
         # The line score is a median: a plate stretched along one axis can keep every line of the
         # other direction on the drawing (half the samples) while its own lines fall on the plate
         # beside them.  Both directions must sit on the drawing (right plates: 15.5 and more, 1 796 scenes).
@@ -849,6 +859,12 @@ def _find_plate(image: np.ndarray, gray: np.ndarray | None = None) -> tuple[np.n
 
 
 _PLATE_CORNERS_MM = [(0, 0), (TINTAR_SIZE, 0), (TINTAR_SIZE, TINTAR_SIZE), (0, TINTAR_SIZE)]
+
+
+def _both_directions_on(line_map: np.ndarray, H: np.ndarray) -> bool:
+    """Whether the drawn lines of both directions sit on the drawing where H puts them (each
+    direction's line score at least MIN_LINE_SCORE)."""
+    return min(_line_scores_by_direction(line_map, H)) >= MIN_LINE_SCORE
 
 
 def _plate_in_view(image_shape, H) -> bool:
