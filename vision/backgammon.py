@@ -67,6 +67,7 @@ MARGIN_X, MARGIN_Y = 70.0, 40.0     # mm of table around the board looked at (fo
 ARC_HALF_ANGLE = np.deg2rad(70)     # the near half of a checker's rim that shows in a stack
 ARC_PERCENTILE = 30.0
 NEXT_ARC_MIN = 1.5                  # a checker touching the last one of a stack of at most five (glare)
+TOUCH_FACE_SHARE = 0.5             # ... and where the picture is at least this share of its faces' brightness
 TOUCH_TOLERANCE = 3.0               # mm: touching checkers' peaks lie this near 2 * CHECKER_R apart
 ARC_MIN = 2.5                       # rim edge strength that makes a checker
 FIRST_ARC_MIN = 2.0                 # ... the first one on a point, whose near arc meets the base's edge
@@ -811,7 +812,17 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
         patch = view.gray[int(sy) - half:int(sy) + half + 1, int(sx) - half:int(sx) + half + 1]
         if patch.size:
             vals.append(median(patch))
-    count = len(tk) + _missed_in_gaps(tk) + _touching_more(ts, best, tk)
+    more = _touching_more(ts, best, tk)
+    if more and vals:
+        # a faint rim one checker beyond the last is a checker only where a face like the stack's lies
+        # beyond it (a glare brightens it); a light checker's own far edge against a dark bar or point
+        # makes such a rim too, with the dark field there
+        sx, sy = view.px(x, base + d * (float(tk[-1]) - ARC_CENTRE_BIAS + 2 * CHECKER_R))
+        half = int(4.0 * k)
+        patch = view.gray[int(sy) - half:int(sy) + half + 1, int(sx) - half:int(sx) + half + 1]
+        if patch.size and median(patch) < TOUCH_FACE_SHARE * float(np.mean(vals)):
+            more = 0
+    count = len(tk) + _missed_in_gaps(tk) + more
     if on_point and count > 5 and tk[-1] - tk[0] > TABLE_POINT_L - 2 * CHECKER_R - 2 * CHECKER_R / 2:
         count = _overlapped_count(best, ts)
     else:

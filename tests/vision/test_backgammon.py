@@ -860,6 +860,14 @@ def test_borne_off_checkers_blown_out_by_a_glare_are_counted_to_the_step_beyond(
     assert truth["off"] == [7, 0]
 
 
+def test_a_light_checkers_far_edge_on_a_dark_bar_is_not_a_second_checker():
+    # dev scene 885269 (shadow): one white checker on the black bar; its far edge against the bar made a
+    # faint rim (1.6) one checker beyond it, which the touching-checkers rule (for rims a glare washes
+    # out) counted as a second.  Beyond that rim lies the dark bar, not a face like the checker's
+    img, truth, got = _read_entirely_right(885269)
+    assert truth["bar"] == [1, 1]
+
+
 def test_a_cloths_stripes_blurred_leave_the_boards_parts_joined():
     img, truth = rb.random_table_scene(np.random.default_rng(885335))
     mask = backgammon._smoothed_mask(img)
