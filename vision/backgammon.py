@@ -102,7 +102,7 @@ RIM_POLARITY_GLARE = 0.3            # ... for a stack in a lamp's glare (GLARE_S
 RIM_POLARITY_BETWEEN = 0.5          # ... for one outside the glare whose brightness lies between the clear blacks'
                                     # and the clear whites' (tuning: its sign right for all 39 from 0.5, 4 of 9 below)
 TRAY_LINE_MIN = 1.5                 # a fainter line still carries the run of borne-off checkers on
-BLOWN_SHARE = 0.9                   # a stretch of a tray this much blown out may hide the lines between checkers
+TRAY_BLOWN_SHARE = 0.9              # a stretch of a tray this much blown out may hide the lines between checkers
 TRAY_EDGE_MIN = 3.0                 # log-brightness step of the line between two borne-off checkers
 TRAY_BAND_MM = 3.0                  # those lines (~1.8 mm) are found by a top-hat this wide (rim polarity)
 OFF_START = 1.0                     # mm: the first borne-off checker stands this far from the tray's outer end
@@ -392,9 +392,9 @@ def _outline_candidates(image: np.ndarray, edges_wanted, ran_out: list | None = 
     for source in ("colour", "edges", "colour edges", "checked cloth", "smoothed"):
         if source != "colour" and not edges_wanted():
             break
-        if source == "smoothed" and (smoothed_wanted is None or not smoothed_wanted()):
-            break
         if source == "smoothed":
+            if smoothed_wanted is None or not smoothed_wanted():
+                break
             m = _smoothed_mask(image)
         elif source == "checked cloth":
             # a checked cloth's crossing stripes have colours of their own, rarer on the border than
@@ -1166,8 +1166,8 @@ def _missed_in_gaps(centres_mm: np.ndarray) -> int:
 
 
 def _blown_out_stretch(grey: np.ndarray) -> bool:
-    """Whether a stretch of a profile is blown out by a lamp's glare: BLOWN_SHARE of it at SATURATED."""
-    return bool(len(grey)) and float(np.mean(grey >= SATURATED)) >= BLOWN_SHARE
+    """Whether a stretch of a profile is blown out by a lamp's glare: TRAY_BLOWN_SHARE of it at SATURATED."""
+    return bool(len(grey)) and float(np.mean(grey >= SATURATED)) >= TRAY_BLOWN_SHARE
 
 
 def _tray(view: _View, which: str) -> tuple[int, float, float]:
@@ -1204,8 +1204,8 @@ def _tray(view: _View, which: str) -> tuple[int, float, float]:
     lines = np.nonzero(edge > TRAY_LINE_MIN)[0]
     first, end, last, max_gap = None, 0, 0, int(1.6 * OFF_THICKNESS / step)
     for i in lines:
-        bridged = edge[i:i + 3].max() > TRAY_EDGE_MIN and _blown_out_stretch(grey[last + 1:i])
-        if i - last > max_gap and last > 0 and not bridged:
+        if i - last > max_gap and last > 0 and not (edge[i:i + 3].max() > TRAY_EDGE_MIN
+                                                      and _blown_out_stretch(grey[last + 1:i])):
             break
         if last == 0 and i > max_gap:
             break
