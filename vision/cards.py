@@ -81,6 +81,7 @@ MAX_SCALE_RATIO = 1.5     # a reading this much larger than the picture's typica
 COURT_SCALE_RATIO = 1.9   # ... of a jack, queen or king this much larger: some packs set their court index wider
 ONE_COPY_MARGIN = 1.1     # a sure reading of a named card outside its outline grown this much: two places claim it
 SAME_SIDE = 0.35          # ... as does one turned against it less than this share of the card's width across from it
+ON_TOP_RATIO = 1.4        # a sure reading inside a named card, up to this much larger than its index, lies on it
 SAME_SIZE = 1.3           # two readings of one card this close in rank-suit distance are the same size
 CARD_SIZE_RANGE = (0.4, 2.0)  # plausible card size over the model geometry's, from cards read at both corners
 SIZE_VOTE = 0.9           # readings at least this confident (both corners) measure the picture's card size
@@ -763,7 +764,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
         # card read at both corners: in a pile turned a little both corners of the card below
         # show), unless it names that same card (a pack has each card once: a glyph of its picture)
         if any(all(_inside(q, r["centre"]) and (r["confidence"] < threshold or r["card"] == name or
-                                                not 0.7 < r["scale"] / sc < 1.4) for r in g)
+                                                not 0.7 < r["scale"] / sc < _on_top_ratio(r)) for r in g)
                for q, sc, name in named):
             continue
         # a pack has each card once: a card already named, read again at another size, is a
@@ -787,7 +788,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
             card = surest["card"] if surest["confidence"] >= threshold else None
             conf = surest["confidence"]
         elif (len(ids) > 1 and _sure_by_both(surest, threshold)
-              and sorted(r["confidence"] for r in index)[-2] < threshold):
+              and not any(_could_name(r, threshold) for r in index if r is not surest)):
             # one corner sure by both readers, the other unsure: on 1 400 tuning scenes the sure one
             # was right 20 times of 20 (the other was a misread, or another card's index beside it)
             card, conf = surest["card"], surest["confidence"]
@@ -864,6 +865,18 @@ def _second_look(work, cards: list[dict], found: list[dict], model, cnn, thresho
 def _max_ratio(reading: dict) -> float:
     """How much larger than the picture's typical index a reading may be and still be an index."""
     return COURT_SCALE_RATIO if reading["card"][0] in "JQK" else MAX_SCALE_RATIO
+
+
+def _on_top_ratio(reading: dict) -> float:
+    """How much larger than a named card's index a sure reading inside it may be and still be a card
+    lying on it (a court card's index may be set wider, as in ``_max_ratio``)."""
+    return ON_TOP_RATIO * _max_ratio(reading) / MAX_SCALE_RATIO
+
+
+def _could_name(reading: dict, threshold: float) -> bool:
+    """Whether a reading could name its card on its own: sure, and not resting on crowded glyphs
+    the MLPs do not read the same way."""
+    return reading["confidence"] >= threshold and not (reading["crowded"] and reading["mlp_p"] < CROWDED_CONFIRM)
 
 
 def _agreeing(g: list[dict]) -> int:

@@ -228,3 +228,37 @@ def test_court_index_set_wider_than_the_numbers_is_read(monkeypatch):
     assert "KC" in named(found)
     monkeypatch.setattr(C, "COURT_SCALE_RATIO", C.MAX_SCALE_RATIO)
     assert "KC" not in named(find_cards(img))
+
+
+def _tuning_scene(seed: int, deck: str):
+    pool = render.available_decks()
+    spec = render.random_scene_spec(seed, decks=pool)
+    if spec["deck"] != deck:
+        pytest.skip(f"scene {seed} draws {spec['deck']} from this machine's decks, not {deck} "
+                    "(kdegames-card-data-kf5 / gnome-cards-data not installed)")
+    return render.render_card_scene(spec)
+
+
+@pytest.mark.parametrize("seed, card", [(3_100_148, "JS"), (3_100_100, "QD")])
+def test_a_court_card_lying_on_a_named_card_is_read(seed, card):
+    """In these xskat-french meld rows (tuning scenes) a jack or queen lies over a number card
+    already named, its index read sure at 1.4-1.75 times that card's rank-suit distance: the
+    pack sets its court index wider.  A sure reading inside a named card is a card lying on it
+    only up to ON_TOP_RATIO (1.4) times its size; a court card's reading may be larger in the
+    same proportion as MAX_SCALE_RATIO -> COURT_SCALE_RATIO.  Before, the court card was dropped."""
+    img, truth = _tuning_scene(seed, "xskat-french")
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert card in named(found)
+
+
+def test_a_crowded_unconfirmed_reading_does_not_veto_a_card_sure_by_both_readers():
+    """Tuning scene 3 100 048 (tigullio, a trick): the king of clubs is read 1.0 by the CNN and 1.0 by
+    the MLPs at one corner; at its other corner, where another card's edge crowds the glyphs, the
+    CNN reads an 8 of clubs at 0.975 and the MLPs give that 0.29.  That reading could not name a
+    card on its own (crowded glyphs need the MLPs' agreement), so it does not make the king's two
+    corners disagree: the king is named.  Before, the card was reported unnamed."""
+    img, truth = _tuning_scene(3_100_048, "tigullio")
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert "KC" in named(found)
