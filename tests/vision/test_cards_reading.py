@@ -262,3 +262,15 @@ def test_a_crowded_unconfirmed_reading_does_not_veto_a_card_sure_by_both_readers
     found = find_cards(img)
     assert_never_wrong(found, truth)
     assert "KC" in named(found)
+
+
+@pytest.mark.parametrize("seed, deck, card", [(3_100_482, "tango", "8S"), (3_100_447, "guyenne-classic", "6C")])
+def test_a_guess_from_crowded_glyphs_at_the_other_corner_does_not_veto_a_sure_card(seed, deck, card):
+    """Tuning scenes: a card read sure (1.0) at one corner, and at its other corner, where another
+    card's edge or a pip crowds the glyphs, a different card at 0.43-0.47 that the MLPs give 0.0-0.19.
+    Such a reading could not name a card (crowded glyphs need the MLPs' agreement), so it is a weak
+    guess, not a second opinion: the sure corner names the card.  Before, the card was unnamed."""
+    img, truth = _tuning_scene(seed, deck)
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert card in named(found)
