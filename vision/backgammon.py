@@ -83,6 +83,7 @@ FAINT_ARC = 1.0                     # a faint rim one checker beyond a stack's l
 FAINT_FIRST_ARC = 1.75              # ... or where a point read empty would have its first checker (the base's
                                     # edge alone gives up to about 1.7 there)
 FAINT_REACH = 3.0                   # mm either way of where that checker would lie
+OVERLAP_GAP_ARC = 0.7               # a place between the seen checkers of an overlapping stack shows this faint a rim
 GRID_TOLERANCE = 4.0                # mm: the glare fill needs the checkers seen on a point this near the filled stack's
 GLARE_DOMINANCE = 6.0               # ... and no other place that may hold the missing checkers has 1/6 of its share
 GRID_SHARE = 0.25                   # a checker seen lies at a place of a stack within GRID_TOLERANCE and this share
@@ -1126,7 +1127,7 @@ def _overlapping_in_part(ts: np.ndarray, best: np.ndarray, peaks: np.ndarray, co
     to pass ARC_MIN): the comb's count (_comb_fit, which scores the whole point, faint rims too) when
     every checker seen lies at a place of the comb's stack (shifted to fit them best; within
     GRID_TOLERANCE and GRID_SHARE of its spacing), every place between the first and the last seen
-    holds a checker seen or shows a faint rim (FAINT_ARC; a touching stack's checkers lie at every
+    holds a checker seen or shows a faint rim (OVERLAP_GAP_ARC; a touching stack's checkers lie at every
     other place of a comb of twice as many, and nothing shows between them) and it holds at least
     ``count``; else ``count``."""
     if len(peaks) < 2 or np.min(np.diff(peaks)) >= 2 * CHECKER_R - TOUCH_TOLERANCE:
@@ -1143,7 +1144,7 @@ def _overlapping_in_part(ts: np.ndarray, best: np.ndarray, peaks: np.ndarray, co
         return count
     for j in range(at.min() + 1, at.max()):
         near = np.abs(ts - places[j]) <= FAINT_REACH
-        if j not in at and (not near.any() or best[near].max() < FAINT_ARC):
+        if j not in at and (not near.any() or best[near].max() < OVERLAP_GAP_ARC):
             return count
     return n
 

@@ -912,3 +912,15 @@ def test_a_faint_edge_one_checker_beyond_a_lone_checker_in_shadow_is_not_a_secon
     # fresh scene 887 283 (shadow, wood): one black checker on point 7, and a response of 1.00 where a
     # second touching one would lie (the strongest seen beyond a touching stack): below NEXT_ARC_MIN
     _read_entirely_right(887283)
+
+
+def test_an_overlapping_stack_in_glare_counts_from_its_faint_middle_rims():
+    # dev scene 886 556 (glare forced): seven black checkers fill point 14 under a lamp's glare; rims show
+    # at the base (5.4), the second checker (2.8) and the tip (3.1), the four between only 0.8-1.9.  The
+    # two seen at the base overlap (18 mm apart), so the stack holds more than five, and the comb fits 7;
+    # the places between must each show a faint rim, 0.77 and 0.94 at two of them, below FAINT_ARC (1.0)
+    # and above OVERLAP_GAP_ARC (0.7).  Read as 3 before
+    img, truth = _glare_scene(886556)
+    got = backgammon.read(img)
+    assert truth["points"][13] == [0, 7]
+    assert (got["points"], got["bar"], got["off"]) == (truth["points"], truth["bar"], truth["off"])
