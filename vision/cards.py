@@ -803,7 +803,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
             card = (surest["card"] if surest["confidence"] >= threshold or (len(index) == 2 and conf >= threshold)
                     else None)
         support = [r for r in index if r["card"] == card]
-        if card is not None and all(r["crowded"] and r["mlp_p"] < CROWDED_CONFIRM for r in support):
+        if card is not None and all(_unconfirmed_crowded(r) for r in support):
             # a glyph with ink crowding it (another card's edge across it, a pip joined to it) may
             # be cut or misjoined: named only when the MLP, from other features, reads the same card
             card = None
@@ -877,16 +877,20 @@ def _on_top_ratio(reading: dict) -> float:
     return ON_TOP_RATIO * _max_ratio(reading) / MAX_SCALE_RATIO
 
 
+def _unconfirmed_crowded(reading: dict) -> bool:
+    """Whether a reading rests on crowded glyphs (cut or misjoined) that the MLPs do not read the
+    same way: such a reading never names a card by itself."""
+    return reading["crowded"] and reading["mlp_p"] < CROWDED_CONFIRM
+
+
 def _could_name(reading: dict, threshold: float) -> bool:
-    """Whether a reading could name its card on its own: sure, and not resting on crowded glyphs
-    the MLPs do not read the same way."""
-    return reading["confidence"] >= threshold and not (reading["crowded"] and reading["mlp_p"] < CROWDED_CONFIRM)
+    """Whether a reading could name its card on its own: sure, and not ``_unconfirmed_crowded``."""
+    return reading["confidence"] >= threshold and not _unconfirmed_crowded(reading)
 
 
 def _crowded_guess(reading: dict, threshold: float) -> bool:
-    """Whether a reading is a guess from crowded glyphs: below the threshold, and the MLPs do not
-    confirm it (as ``_could_name`` asks of a sure one)."""
-    return reading["crowded"] and reading["mlp_p"] < CROWDED_CONFIRM and reading["confidence"] < threshold
+    """Whether a reading is a guess from crowded glyphs: ``_unconfirmed_crowded`` and below the threshold."""
+    return _unconfirmed_crowded(reading) and reading["confidence"] < threshold
 
 
 def _agreeing(g: list[dict]) -> int:
