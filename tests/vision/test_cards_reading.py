@@ -217,12 +217,7 @@ def test_court_index_set_wider_than_the_numbers_is_read(monkeypatch):
     A jack, queen or king may be COURT_SCALE_RATIO (1.9) times larger: the fully visible king is
     named, and with the numbers' limit it was not."""
     from vision import cards as C
-    pool = render.available_decks()
-    spec = render.random_scene_spec(3_100_257, decks=pool)
-    if spec["deck"] != "xskat-french":
-        pytest.skip(f"scene 3 100 257 draws {spec['deck']} from this machine's decks, not xskat-french "
-                    "(kdegames-card-data-kf5 / gnome-cards-data not installed)")
-    img, truth = render.render_card_scene(spec)
+    img, truth = _tuning_scene(3_100_257, "xskat-french")
     found = find_cards(img)
     assert_never_wrong(found, truth)
     assert "KC" in named(found)
