@@ -15,7 +15,10 @@ face beside its top: a darker band, and a die longer one way).  A die
 whose shape alone is clearly flat (pips exactly on the layout, square,
 well short of a leaning die's length) may fail one of the tests of light:
 a band darkened by a shadow's soft edge across it, or (two pips or more)
-sides softened by blur or glare.  A group that does not pass is looked at
+sides softened by blur or glare.  A die of four pips or more lying exactly on
+the layout is read although glare has washed out all its sides but one,
+when its face is plain where another face has pips (a six whose middle
+pips the glare made too faint to find is not read as a four).  A group that does not pass is looked at
 the older way — the bright face around the pips cut from what it lies on;
 a face that is oblong, too large or has a darker band along one edge is a
 leaning ("cocked") die.
@@ -69,6 +72,12 @@ PIP_R_MM = DIE_MM * 0.085    # a pip's radius
 ONE_RING = 0.55              # a one's face is plain on a circle this share of half the face round its pip
 ONE_RING_SLOPE_SHARE = 0.6   # ... or, across a shadow's edge, its darkest this share of its brightest ...
 ONE_RING_RESIDUAL = 0.04     # ... and off a plane's brightness by at most this share of the mean
+# a die of four pips or more sitting exactly on the layout is read although glare has washed out its sides' edges
+# (a leaning die's four or five is squeezed 0.108 or more of half the face off the layout; flat ones, 0.054 at most):
+PIPS_ALONE_MIN = 4           # at least this many round pips
+PIPS_ALONE_TOLERANCE = 0.07  # within this (share of half the face) of the layout
+PIPS_ALONE_EDGE = 2.0        # one side at least showing this edge (the die's shadow side, away from the glare)
+EMPTY_PLACE_SHARE = 0.93     # and every place where another face has a pip as bright as this share of the face
 
 
 def _pip_window(px_per_mm: float) -> int:
@@ -454,6 +463,29 @@ def _clearly_flat(pip_error: float, widths, px_per_mm: float) -> bool:
     return pip_error <= CLEAR_PIP_TOLERANCE and max(w0, w1) <= CLEAR_MAX_MM and abs(w0 - w1) <= CLEAR_SQUARE_MM
 
 
+def _empty_places_share(gray: np.ndarray, centre, angle: float, n: int, px_per_mm: float) -> float:
+    """The darkest of the places on a face of n pips where other faces have a pip (the centre, the middles
+    of the sides), as a share of the face's bright level: near 1 on a plain face, lower where a pip
+    lies that was too faint to be found (a six read as a four when glare washed out its middle pips)."""
+    h, w = gray.shape
+    half = DIE_MM / 2 * px_per_mm
+    q = _Q * half
+    c, s = np.cos(angle), np.sin(angle)
+    disc = np.array([(dx, dy) for dx in range(-2, 3) for dy in range(-2, 3) if dx * dx + dy * dy <= 4], np.float64)
+    disc *= PIP_R_MM * px_per_mm / 2
+
+    def at(lx, ly):
+        x = pixel_index(centre[0] + lx * c - ly * s + disc[:, 0], w)
+        y = pixel_index(centre[1] + lx * s + ly * c + disc[:, 1], h)
+        return gray[y, x].astype(np.float32)
+
+    used = set(_LAYOUTS[n])
+    empty = [float(at(q * u, q * v).mean()) for u in (-1, 0, 1) for v in (-1, 0, 1) if (u, v) not in used]
+    between = [at(q * u / 2, q * v / 2) for u in (-1, 0, 1) for v in (-1, 0, 1) if u or v]
+    level = float(np.percentile(np.concatenate(between), 90))
+    return min(empty) / max(level, 1.0)
+
+
 def _flat_die(gray, pips: list, members: list[int], px_per_mm: float):
     """The flat die these pips belong to, as a dict, or None when they do not make one clearly.
 
@@ -475,7 +507,10 @@ def _flat_die(gray, pips: list, members: list[int], px_per_mm: float):
     gx, gy = _log_edges_near(gray, centre[0], centre[1], int(_EDGE_WINDOW_MM * px_per_mm))
     cx, cy, a, support = _fit_square(gx, gy, centre, angle, px_per_mm)
     weakest_edge = float(support.min())
-    if weakest_edge < (CLEAR_EDGE_MIN if len(members) >= 2 else EDGE_MIN):
+    pips_alone = len(members) >= PIPS_ALONE_MIN and err <= PIPS_ALONE_TOLERANCE * half
+    washed_out = weakest_edge < (CLEAR_EDGE_MIN if len(members) >= 2 else EDGE_MIN)
+    if washed_out and not (pips_alone and float(support.max()) >= PIPS_ALONE_EDGE
+                           and _empty_places_share(gray, centre, angle, len(members), px_per_mm) >= EMPTY_PLACE_SHARE):
         return None
     soft_edge = weakest_edge < EDGE_MIN
     ux, uy = np.cos(a), np.sin(a)
@@ -490,8 +525,10 @@ def _flat_die(gray, pips: list, members: list[int], px_per_mm: float):
         return None
     side = _side_share(gray, cx, cy, a, half, np.array(inside))
     widths = _extent(gx, gy, cx, cy, a, half)
+    if washed_out and side < FLAT_SIDE_SHARE:
+        return None
     # a soft edge or a dark band is let pass for a clearly flat die, but not both at once
-    if (soft_edge or side < FLAT_SIDE_SHARE) and not _clearly_flat(err / half, widths, px_per_mm):
+    if not washed_out and (soft_edge or side < FLAT_SIDE_SHARE) and not _clearly_flat(err / half, widths, px_per_mm):
         return None
     if soft_edge and side < FLAT_SIDE_SHARE:
         return None
