@@ -534,7 +534,7 @@ def _flat_die(gray, pips: list, members: list[int], px_per_mm: float):
     if washed_out and side < FLAT_SIDE_SHARE:
         return None
     # a soft edge or a dark band is let pass for a clearly flat die, but not both at once
-    if not washed_out and (soft_edge or side < FLAT_SIDE_SHARE) and not _clearly_flat(err / half, widths, px_per_mm):
+    if not washed_out and (soft_edge or side < FLAT_SIDE_SHARE) and not (pips_alone or _clearly_flat(err / half, widths, px_per_mm)):
         return None
     if soft_edge and side < FLAT_SIDE_SHARE:
         return None
