@@ -79,6 +79,11 @@ PIPS_ALONE_MIN = 4           # at least this many round pips
 PIPS_ALONE_TOLERANCE = 0.07  # within this (share of half the face) of the layout
 PIPS_ALONE_EDGE = 1.5        # one side at least showing this edge (the die's shadow side, away from the glare; 2.0 read
                              # 1 + 3 fewer dev rolls, the same on 1 328 fresh scenes, no leaning die read either way)
+# a die of two pips or more whose glare washed out one or two of its sides' edges is read when the other two show
+# CLEAR_EDGE_MIN, its pips lie exactly on the layout and its shape is clearly flat (a leaning two lay 0.035 off)
+SHARP_SIDES = 2              # at least this many sides showing CLEAR_EDGE_MIN
+SOFT_SIDE_MIN = 1.0           # every side showing at least this edge
+SHARP_SIDES_TOLERANCE = 0.03 # its pips within this (share of half the face) of the layout (flat twos: up to 0.034)
 EMPTY_PLACE_SHARE = 0.95     # every die: where another face has a pip, its face this share of the face round it at
                              # least (flat dice read on 1 449 dev views: 0.981+; a drawn pip 6 % darker than the face: 0.94)
 
@@ -514,7 +519,9 @@ def _flat_die(gray, pips: list, members: list[int], px_per_mm: float):
     weakest_edge = float(support.min())
     pips_alone = len(members) >= PIPS_ALONE_MIN and err <= PIPS_ALONE_TOLERANCE * half
     washed_out = weakest_edge < (CLEAR_EDGE_MIN if len(members) >= 2 else EDGE_MIN)
-    if washed_out and not (pips_alone and float(support.max()) >= PIPS_ALONE_EDGE):
+    two_sides_sharp = (washed_out and len(members) >= 2 and weakest_edge >= SOFT_SIDE_MIN
+                       and float(np.sort(support)[-SHARP_SIDES]) >= CLEAR_EDGE_MIN and err <= SHARP_SIDES_TOLERANCE * half)
+    if washed_out and not (pips_alone and float(support.max()) >= PIPS_ALONE_EDGE) and not two_sides_sharp:
         return None
     if _empty_places_share(gray, centre, a if angle is None else angle, len(members), px_per_mm) < EMPTY_PLACE_SHARE:
         return None
@@ -532,6 +539,8 @@ def _flat_die(gray, pips: list, members: list[int], px_per_mm: float):
     side = _side_share(gray, cx, cy, a, half, np.array(inside))
     widths = _extent(gx, gy, cx, cy, a, half)
     if washed_out and side < FLAT_SIDE_SHARE:
+        return None
+    if two_sides_sharp and not pips_alone and not _clearly_flat(err / half, widths, px_per_mm):
         return None
     # a soft edge or a dark band is let pass for a clearly flat die, but not both at once
     if not washed_out and (soft_edge or side < FLAT_SIDE_SHARE) and not (pips_alone or _clearly_flat(err / half, widths, px_per_mm)):
@@ -579,9 +588,14 @@ def _die_by_face_cut(gray, pips, members, px_per_mm, used):
             # plain face where other faces have pips, as _flat_die asks: a three whose centre pip is too faint
             # to be found is not read as a two
             pts = np.array([pips[j] for j in inside], np.float64)
-            pose_centre, pose_angle, _ = _pose_from_pips(pts, px_per_mm)
+            pose_centre, pose_angle, pose_error = _pose_from_pips(pts, px_per_mm)
             if pose_angle is None:
                 pose_angle = float(np.deg2rad(face[0][2]))
+            elif pose_error > CLEAR_PIP_TOLERANCE * die / 2:
+                # pips squeezed off the layout: a leaning die whose side face is as bright as its top, the two
+                # cut as one square face (dev 9 600 564: a four 0.144 off, read as a number before 2026-12-04;
+                # flat dice this path read lay 0.038 off at most)
+                layout_ok = False
             if _empty_places_share(gray, pose_centre, pose_angle, len(inside), px_per_mm) < EMPTY_PLACE_SHARE:
                 layout_ok = False
         if len(inside) == 1 and not _plain_round(gray, pips[inside[0]], ONE_RING * die / 2):
