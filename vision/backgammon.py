@@ -77,6 +77,7 @@ GAP_TOLERANCE = 0.2                 # a gap of m spacings is m - 1 missed checke
 MIN_SPACING_MM = 7.0                # checkers in a stack are at least this far apart
 PEAK_DIP = 0.5                      # a checker's peak rises this far above the dip towards a stronger one
 COLOUR_GAP = 0.5                    # log-brightness gap that separates white stacks from black ones
+GLARE_COMB_MIN = 0.45              # comb score (_comb_fit) that reads a tall stack with no rim over ARC_MIN in glare
 ARC_CENTRE_BIAS = 2.0               # mm: a near-arc peak lies this much beyond the checker's centre (measured)
 GLARE_SHARE = 0.1                   # share of blown-out pixels along a point that puts it in the glare
 FAINT_ARC = 1.0                     # a faint rim one checker beyond a stack's last: the glare fill abstains
@@ -794,8 +795,14 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
         tk = _stack_places(_top_beyond_glare(view, axis, ts, best, tk, 0)) + ARC_CENTRE_BIAS
     # in a lamp's glare a white stack's rims wash out on a light point, while its sides still show
     # against the field around the point
-    by_sides = (_side_count(view, axis, ts)
-                if on_point and _glare_share(view, axis, TABLE_POINT_L, CHECKER_R) >= GLARE_SHARE else 0)
+    in_glare = on_point and _glare_share(view, axis, TABLE_POINT_L, CHECKER_R) >= GLARE_SHARE
+    by_sides = _side_count(view, axis, ts) if in_glare else 0
+    if not len(tk) and not by_sides and in_glare:
+        # a tall stack in a lamp's glare whose every rim washed out under ARC_MIN, the comb of its rims still
+        # plain along the point (a point read empty in glare scores 0.18 at most)
+        n, shift, score = _comb_fit(best, ts)
+        if score >= GLARE_COMB_MIN:
+            tk = CHECKER_R + shift + _stack_spacing(n) * np.arange(n)
     if not len(tk):
         if not by_sides:
             return 0, 0.0, 0.0
@@ -1094,8 +1101,9 @@ def _comb(n: int) -> tuple[np.ndarray, np.ndarray]:
 _COMBS = {n: _comb(n) for n in range(6, 16)}     # the stacks of more than five a point may hold
 
 
-def _comb_fit(response: np.ndarray, ts: np.ndarray) -> tuple[int, float]:
-    """(n, shift in mm) of the comb that fits a point's near-arc response best (_overlapped_count)."""
+def _comb_fit(response: np.ndarray, ts: np.ndarray) -> tuple[int, float, float]:
+    """(n, shift in mm, score) of the comb that fits a point's near-arc response best (_overlapped_count);
+    the score is the response's mean over the comb's inner checkers less its mean where their rims meet."""
     reach = int(round(1.0 / STEP_MM))
     kernel = np.ones((1, 2 * reach + 1), np.uint8)
     row = response.astype(np.float32)[None, :]
@@ -1107,7 +1115,7 @@ def _comb_fit(response: np.ndarray, ts: np.ndarray) -> tuple[int, float]:
         i = int(np.argmax(scores))
         if scores[i] > best_score:
             best_n, best_shift, best_score = n, float(_COMB_SHIFTS[i]), float(scores[i])
-    return best_n, best_shift
+    return best_n, best_shift, best_score
 
 
 def _overlapped_count(response: np.ndarray, ts: np.ndarray) -> int:
@@ -1132,7 +1140,7 @@ def _overlapping_in_part(ts: np.ndarray, best: np.ndarray, peaks: np.ndarray, co
     ``count``; else ``count``."""
     if len(peaks) < 2 or np.min(np.diff(peaks)) >= 2 * CHECKER_R - TOUCH_TOLERANCE:
         return count
-    n, _ = _comb_fit(best, ts)
+    n, _, _ = _comb_fit(best, ts)
     # the comb's shift that puts the checkers seen nearest its places (the best-scored one may put the
     # farthest seen, in a glare's fringe, a little off)
     shift = min(_COMB_SHIFTS, key=lambda sh: float(
