@@ -16,13 +16,17 @@ whose shape alone is clearly flat (pips exactly on the layout, square,
 well short of a leaning die's length) may fail one of the tests of light:
 a band darkened by a shadow's soft edge across it, or (two pips or more)
 sides softened by blur or glare.  A die of four pips or more lying exactly on
-the layout is read although glare has washed out all its sides but one.
+the layout is read although glare has washed out all its sides but one, or
+although it is not square (its drop shadow blurred into a side); a two or
+three, with one or two sides washed out, when two are sharp and its shape
+is clearly flat.
 Every die is read only if its face is plain where other faces have pips
 (a six whose middle pips the glare made too faint to find is not read as
-a four, nor a three without its centre pip as a two).  A group that does not pass is looked at
-the older way — the bright face around the pips cut from what it lies on;
+a four, nor a three without its centre pip as a two).  A group that does
+not pass is looked at the older way — the bright face around the pips cut from what it lies on;
 a face that is oblong, too large or has a darker band along one edge is a
-leaning ("cocked") die.
+leaning ("cocked") die, and pips squeezed off the layout are not read (a
+leaning die whose bright side the cut takes in with its top).
 
 ``read_dice(view, px_per_mm, board_mm)`` returns [a, b] (left to
 right in the picture), "reroll" when a die is cocked or lies off the board
@@ -82,10 +86,11 @@ PIPS_ALONE_EDGE = 1.5        # one side at least showing this edge (the die's sh
 # a die of two pips or more whose glare washed out one or two of its sides' edges is read when the other two show
 # CLEAR_EDGE_MIN, its pips lie exactly on the layout and its shape is clearly flat (a leaning two lay 0.035 off)
 SHARP_SIDES = 2              # at least this many sides showing CLEAR_EDGE_MIN
-SOFT_SIDE_MIN = 1.0           # every side showing at least this edge
+SOFT_SIDE_MIN = 1.0          # every side showing at least this edge
 SHARP_SIDES_TOLERANCE = 0.03 # its pips within this (share of half the face) of the layout (flat twos: up to 0.034)
 EMPTY_PLACE_SHARE = 0.95     # every die: where another face has a pip, its face this share of the face round it at
-                             # least (flat dice read on 1 449 dev views: 0.981+; a drawn pip 6 % darker than the face: 0.94)
+                             # least (flat dice read on 1 449 dev views: 0.981+; a drawn pip 6 % darker than the
+                             # face: 0.94)
 
 
 def _pip_window(px_per_mm: float) -> int:
@@ -520,7 +525,8 @@ def _flat_die(gray, pips: list, members: list[int], px_per_mm: float):
     pips_alone = len(members) >= PIPS_ALONE_MIN and err <= PIPS_ALONE_TOLERANCE * half
     washed_out = weakest_edge < (CLEAR_EDGE_MIN if len(members) >= 2 else EDGE_MIN)
     two_sides_sharp = (washed_out and len(members) >= 2 and weakest_edge >= SOFT_SIDE_MIN
-                       and float(np.sort(support)[-SHARP_SIDES]) >= CLEAR_EDGE_MIN and err <= SHARP_SIDES_TOLERANCE * half)
+                       and float(np.sort(support)[-SHARP_SIDES]) >= CLEAR_EDGE_MIN
+                       and err <= SHARP_SIDES_TOLERANCE * half)
     if washed_out and not (pips_alone and float(support.max()) >= PIPS_ALONE_EDGE) and not two_sides_sharp:
         return None
     if _empty_places_share(gray, centre, a if angle is None else angle, len(members), px_per_mm) < EMPTY_PLACE_SHARE:
@@ -538,12 +544,14 @@ def _flat_die(gray, pips: list, members: list[int], px_per_mm: float):
         return None
     side = _side_share(gray, cx, cy, a, half, np.array(inside))
     widths = _extent(gx, gy, cx, cy, a, half)
+    clearly_flat = _clearly_flat(err / half, widths, px_per_mm)
     if washed_out and side < FLAT_SIDE_SHARE:
         return None
-    if two_sides_sharp and not pips_alone and not _clearly_flat(err / half, widths, px_per_mm):
+    if two_sides_sharp and not pips_alone and not clearly_flat:
         return None
-    # a soft edge or a dark band is let pass for a clearly flat die, but not both at once
-    if not washed_out and (soft_edge or side < FLAT_SIDE_SHARE) and not (pips_alone or _clearly_flat(err / half, widths, px_per_mm)):
+    # a soft edge or a dark band is let pass for a clearly flat die (or one of four pips or more exactly on the
+    # layout), but not both at once
+    if not washed_out and (soft_edge or side < FLAT_SIDE_SHARE) and not (pips_alone or clearly_flat):
         return None
     if soft_edge and side < FLAT_SIDE_SHARE:
         return None
@@ -593,7 +601,7 @@ def _die_by_face_cut(gray, pips, members, px_per_mm, used):
                 pose_angle = float(np.deg2rad(face[0][2]))
             elif pose_error > CLEAR_PIP_TOLERANCE * die / 2:
                 # pips squeezed off the layout: a leaning die whose side face is as bright as its top, the two
-                # cut as one square face (dev 9 600 564: a four 0.144 off, read as a number before 2026-12-04;
+                # cut as one square face (fresh scene 9 600 564: a four 0.144 off, read as a number before 2026-12-04;
                 # flat dice this path read lay 0.038 off at most)
                 layout_ok = False
             if _empty_places_share(gray, pose_centre, pose_angle, len(inside), px_per_mm) < EMPTY_PLACE_SHARE:
