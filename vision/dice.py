@@ -23,10 +23,11 @@ is clearly flat.
 Every die is read only if its face is plain where other faces have pips
 (a six whose middle pips the glare made too faint to find is not read as
 a four, nor a three without its centre pip as a two).  A group that does
-not pass is looked at the older way — the bright face around the pips cut from what it lies on;
-a face that is oblong, too large or has a darker band along one edge is a
-leaning ("cocked") die, and pips squeezed off the layout are not read (a
-leaning die whose bright side the cut takes in with its top).
+not pass is looked at the older way — the bright face around the pips cut
+from what it lies on; a face that is oblong, too large or has a darker
+band along one edge is a leaning ("cocked") die, and pips squeezed off the
+layout are not read (a leaning die whose bright side the cut takes in with
+its top).
 
 ``read_dice(view, px_per_mm, board_mm)`` returns [a, b] (left to
 right in the picture), "reroll" when a die is cocked or lies off the board

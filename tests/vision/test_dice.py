@@ -394,7 +394,7 @@ def test_a_five_on_its_layout_is_read_although_its_drop_shadow_blurs_one_side(se
 
 
 def test_a_leaning_four_whose_top_and_side_cut_as_one_square_face_is_not_read():
-    # dev scene (glare, one die leaning): the leaning four's side face is as bright as its top and the face cut
+    # fresh scene (glare, one die leaning; now dev): the leaning four's side face is as bright as its top and the face cut
     # takes both as one 17 mm square round the pips; its pips lie 0.144 of half the face off a die's layout
     # (squeezed), where flat dice read by the face cut lie within 0.04: read as [4, 6] before 2026-12-04
     img, truth = _glare_scene(9600564, cocked_share=0.5)
