@@ -84,6 +84,9 @@ FAINT_ARC = 1.0                     # a faint rim one checker beyond a stack's l
 FAINT_FIRST_ARC = 1.75              # ... or where a point read empty would have its first checker (the base's
                                     # edge alone gives up to about 1.7 there)
 FAINT_REACH = 3.0                   # mm either way of where that checker would lie
+FAR_ARC_MIN = 1.5                   # far-arc response of a touching stack's last checker in glare (_far_arc_count;
+                                    # empty points in glare give 0.5 at most)
+FAR_ARC_LAST = 4                    # ... up to this many: the fifth's far arc is where any stack filling the point ends
 OVERLAP_GAP_ARC = 0.7               # a place between the seen checkers of an overlapping stack shows this faint a rim
 GRID_TOLERANCE = 4.0                # mm: the glare fill needs the checkers seen on a point this near the filled stack's
 GLARE_DOMINANCE = 6.0               # ... and no other place that may hold the missing checkers has 1/6 of its share
@@ -803,6 +806,11 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
         n, shift, score = _comb_fit(best, ts)
         if score >= GLARE_COMB_MIN:
             tk = CHECKER_R + shift + _stack_spacing(n) * np.arange(n)
+    if not len(tk) and not by_sides and in_glare:
+        # every rim of a short white stack blown out but the last checker's far edge
+        by_far = _far_arc_count(view, axis, ts, best, tk)
+        if by_far:
+            tk = _stack_places(by_far) + ARC_CENTRE_BIAS
     if not len(tk):
         if not by_sides:
             return 0, 0.0, 0.0
@@ -843,8 +851,51 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
             count = _top_beyond_glare(view, axis, ts, best, tk - ARC_CENTRE_BIAS, count)
     if by_sides > count and _on_places(tk - ARC_CENTRE_BIAS, by_sides):
         count = by_sides
+    if in_glare and count < FAR_ARC_LAST:
+        count = max(count, _far_arc_count(view, axis, ts, best, tk - ARC_CENTRE_BIAS))
     return (count, (float(np.mean(vals)) / frame_level if vals else 0.0),
             _rim_polarity(view, x, base, d, float(tk[-1]) - ARC_CENTRE_BIAS + CHECKER_R))
+
+
+def _far_response(view: _View, axis, ts: np.ndarray) -> np.ndarray:
+    """The far-arc rim response (the half of a checker's rim facing the point's tip) at checker centres
+    ``ts`` mm from a point's base, as _stack_response gives the near arc's."""
+    x, base, d = axis
+    cx, cy = view.px(x, base)
+    # the far arc faces the tip: -y (up) for a stack growing down the view
+    mid = 3 * np.pi / 2 if d < 0 else np.pi / 2
+    arc = (mid - ARC_HALF_ANGLE, mid + ARC_HALF_ANGLE)
+    n = len(ts)
+    resp = _arc_response(view.gx, view.gy, (cx - 1.5 - view.board_x0, cx + 1.5 - view.board_x0),
+                         cy + d * ts * PX_PER_MM - view.board_y0, CHECKER_R * PX_PER_MM, arc)
+    return np.maximum(resp[:n], resp[n:])
+
+
+def _far_arc_count(view: _View, axis, ts: np.ndarray, best: np.ndarray, centres: np.ndarray) -> int:
+    """The number of checkers of a short stack in a lamp's glare told by the far edge of its last one,
+    or 0 when it does not tell it.
+
+    In a glare a white checker's face, its rim and the light point under it saturate alike, so the
+    near arcs between touching checkers vanish; the last checker's far arc (facing the point's tip)
+    still shows where the stack ends against the darker point or field beyond it.  The largest n up
+    to FAR_ARC_LAST whose last place (_stack_places) shows a far arc of FAR_ARC_MIN or more (within
+    FAINT_REACH), nothing beyond it up to the point's end showing FAINT_ARC (a taller stack's checkers
+    lie there: the fifth's place is where the last checker of any stack filling the point lies, so
+    it is never counted so), the checkers seen (``centres``, mm from the base) at places of that stack
+    (_on_places) and each place between with no checker seen hidden (_unseen_places_hidden).
+    ``ts``, ``best``: the point's near-arc response (_stack_response)."""
+    far = _far_response(view, axis, ts)
+    places = _stack_places(5)
+    at = [float(far[np.abs(ts - t) <= FAINT_REACH].max(initial=-np.inf)) for t in places]
+    for n in range(FAR_ARC_LAST, 0, -1):
+        if at[n - 1] < FAR_ARC_MIN:
+            continue
+        if far[ts > places[n - 1] + FAINT_REACH].max(initial=-np.inf) >= FAINT_ARC:
+            return 0
+        if len(centres) and not _on_places(centres, n):
+            return 0
+        return n if _unseen_places_hidden(view, axis, ts, best, centres, n) else 0
+    return 0
 
 
 def _side_count(view: _View, axis, ts: np.ndarray) -> int:

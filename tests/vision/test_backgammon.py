@@ -944,3 +944,76 @@ def test_an_empty_point_in_glare_is_not_given_a_comb():
         for p, (want, read) in enumerate(zip(truth["points"], got["points"]), start=1):
             if want == [0, 0]:
                 assert read == [0, 0], (seed, p, read)
+
+
+@pytest.mark.parametrize("seed", [889059, 889590])
+def test_a_lone_white_checker_blown_out_by_glare_is_counted_by_its_far_edge(seed):
+    # dev scenes (glare forced): a lone white checker whose face, rim and point a lamp's glare saturate alike
+    # (no near arc, read as an empty point before 2026-12-04); its far edge, against the darker tip of the point,
+    # shows a far arc of 5.8 (889 059, point 14) and 3.0 (889 590, point 3) where empty points in glare show
+    # 0.73 at most (908 dev points)
+    _read_entirely_right_in_glare(seed)
+
+
+def test_a_short_white_stack_blown_out_by_glare_is_counted_by_its_last_checkers_far_edge():
+    # scene 893 312 (glare forced): three white checkers on point 20, the first two blown out, the third's far
+    # edge plain against the dark point (far arc 3.7); read as an empty point before 2026-12-04
+    img, truth = _glare_scene(893312)
+    assert truth["points"][19] == [3, 0]
+    got = backgammon.read(img)
+    assert (got["points"], got["bar"], got["off"]) == (truth["points"], truth["bar"], truth["off"])
+
+
+def _read_entirely_right_in_glare(seed: int):
+    img, truth = _glare_scene(seed)
+    got = backgammon.read(img)
+    assert (got["points"], got["bar"], got["off"]) == (truth["points"], truth["bar"], truth["off"])
+    return got
+
+
+def _view_and_point(seed: int, point: int):
+    """The top-down view of a glare scene's board and one point's axis and near-arc response."""
+    img, truth = _glare_scene(seed)
+    captured = {}
+    real = backgammon._fill_glare_deficit
+
+    def keep_view(view, *args):
+        captured["view"] = view
+        return real(view, *args)
+
+    backgammon._fill_glare_deficit = keep_view
+    try:
+        backgammon.read(img)
+    finally:
+        backgammon._fill_glare_deficit = real
+    view, axis = captured["view"], backgammon.table_point_axis(point)
+    ts, best = backgammon._stack_response(view, axis, backgammon.TABLE_POINT_L)
+    return view, axis, ts, best, truth["points"][point - 1]
+
+
+def test_the_far_edge_at_the_fifth_place_is_no_count(monkeypatch):
+    # dev scene 889 120 (glare forced): nine white checkers fill point 18, only the last one's far edge plain
+    # (5.2, at the fifth place of a touching stack: the last checker of any stack filling the point lies there)
+    view, axis, ts, best, want = _view_and_point(889120, 18)
+    assert want == [9, 0]
+    monkeypatch.setattr(backgammon, "_unseen_places_hidden", lambda *args, **kw: True)   # the far edge alone
+    assert backgammon._far_arc_count(view, axis, ts, best, np.zeros(0)) == 0
+
+
+def test_a_far_edge_with_another_beyond_it_is_no_count(monkeypatch):
+    # dev scene 889 734 (glare forced): six black checkers fill point 4; the fifth's far edge lies 5.6 mm from
+    # the fourth place of a touching stack (2.9 there), the sixth's beyond it (6.4): a taller stack, not four
+    view, axis, ts, best, want = _view_and_point(889734, 4)
+    assert want == [0, 6]
+    monkeypatch.setattr(backgammon, "_unseen_places_hidden", lambda *args, **kw: True)   # the far edges alone
+    assert backgammon._far_arc_count(view, axis, ts, best, np.zeros(0)) == 0
+
+
+@pytest.mark.parametrize("seed, point", [(889779, 17), (889699, 13), (889513, 1)])
+def test_an_empty_point_in_glare_has_no_far_edge_count(seed, point, monkeypatch):
+    # the empty points in glare with the strongest far arcs at a touching stack's places (0.58-0.73 of 908 dev
+    # points), where FAR_ARC_MIN is 1.5
+    view, axis, ts, best, want = _view_and_point(seed, point)
+    assert want == [0, 0]
+    monkeypatch.setattr(backgammon, "_unseen_places_hidden", lambda *args, **kw: True)   # the far edge alone
+    assert backgammon._far_arc_count(view, axis, ts, best, np.zeros(0)) == 0
