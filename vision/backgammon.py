@@ -103,7 +103,7 @@ SIDE_ARC_MIN = 1.0                  # side-arc response of a checker in a stack 
 SIDE_FROM = 24.0                    # mm from the base: nearer, the triangle's own sides fit a checker's side arcs
 RIM_BAND_MM = 5.0                   # thin bands (a checker's rim, ~2 mm) are found by a top-hat this wide
 RIM_POLARITY_MIN = 1.0              # rim polarity (top-hat minus black-hat) that tells the colour by itself
-RIM_POLARITY_GLARE = 0.3            # ... for a stack in a lamp's glare (GLARE_SHARE), whose brightness it moves
+RIM_POLARITY_GLARE = 0.1            # ... for a stack in a lamp's glare (GLARE_SHARE), whose brightness it moves
 RIM_POLARITY_BETWEEN = 0.5          # ... for one outside the glare whose brightness lies between the clear blacks'
                                     # and the clear whites' (tuning: its sign right for all 39 from 0.5, 4 of 9 below)
 TRAY_LINE_MIN = 1.5                 # a fainter line still carries the run of borne-off checkers on
@@ -882,7 +882,7 @@ def _far_arc_count(view: _View, axis, ts: np.ndarray, best: np.ndarray, centres:
     FAINT_REACH), nothing beyond it up to the point's end showing FAINT_ARC (a taller stack's checkers
     lie there: the fifth's place is where the last checker of any stack filling the point lies, so
     it is never counted so), the checkers seen (``centres``, mm from the base) at places of that stack
-    (_on_places) and each place between with no checker seen hidden (_unseen_places_hidden).
+    (_on_places) and each place before its last with no checker seen hidden (_unseen_places_hidden).
     ``ts``, ``best``: the point's near-arc response (_stack_response)."""
     far = _far_response(view, axis, ts)
     places = _stack_places(5)
@@ -890,11 +890,13 @@ def _far_arc_count(view: _View, axis, ts: np.ndarray, best: np.ndarray, centres:
     for n in range(FAR_ARC_LAST, 0, -1):
         if at[n - 1] < FAR_ARC_MIN:
             continue
-        if far[ts > places[n - 1] + FAINT_REACH].max(initial=-np.inf) >= FAINT_ARC:
+        # beyond the shoulder of its own peak (which runs up to 5 mm past the place)
+        if far[ts > places[n - 1] + 2 * FAINT_REACH].max(initial=-np.inf) >= FAINT_ARC:
             return 0
         if len(centres) and not _on_places(centres, n):
             return 0
-        return n if _unseen_places_hidden(view, axis, ts, best, centres, n) else 0
+        # the last checker shows (its far edge): the places before it must hide theirs
+        return n if _unseen_places_hidden(view, axis, ts, best, centres, n - 1) else 0
     return 0
 
 
