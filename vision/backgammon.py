@@ -85,7 +85,7 @@ FAINT_FIRST_ARC = 1.75              # ... or where a point read empty would have
                                     # edge alone gives up to about 1.7 there)
 FAINT_REACH = 3.0                   # mm either way of where that checker would lie
 FAR_ARC_MIN = 1.5                   # far-arc response of a touching stack's last checker in glare (_far_arc_count;
-                                    # empty points in glare give 0.5 at most)
+                                    # 908 empty dev points in glare gave 0.73 at most)
 FAR_ARC_LAST = 4                    # ... up to this many: the fifth's far arc is where any stack filling the point ends
 OVERLAP_GAP_ARC = 0.7               # a place between the seen checkers of an overlapping stack shows this faint a rim
 GRID_TOLERANCE = 4.0                # mm: the glare fill needs the checkers seen on a point this near the filled stack's
@@ -807,7 +807,7 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
         if score >= GLARE_COMB_MIN:
             tk = CHECKER_R + shift + _stack_spacing(n) * np.arange(n)
     if not len(tk) and not by_sides and in_glare:
-        # every rim of a short white stack blown out but the last checker's far edge
+        # every rim of a short stack blown out but the last checker's far edge
         by_far = _far_arc_count(view, axis, ts, best, tk)
         if by_far:
             tk = _stack_places(by_far) + ARC_CENTRE_BIAS
@@ -862,7 +862,7 @@ def _far_response(view: _View, axis, ts: np.ndarray) -> np.ndarray:
     ``ts`` mm from a point's base, as _stack_response gives the near arc's."""
     x, base, d = axis
     cx, cy = view.px(x, base)
-    # the far arc faces the tip: -y (up) for a stack growing down the view
+    # the far arc faces the tip: -y (up) for a stack growing upwards (d < 0)
     mid = 3 * np.pi / 2 if d < 0 else np.pi / 2
     arc = (mid - ARC_HALF_ANGLE, mid + ARC_HALF_ANGLE)
     n = len(ts)
@@ -879,10 +879,11 @@ def _far_arc_count(view: _View, axis, ts: np.ndarray, best: np.ndarray, centres:
     near arcs between touching checkers vanish; the last checker's far arc (facing the point's tip)
     still shows where the stack ends against the darker point or field beyond it.  The largest n up
     to FAR_ARC_LAST whose last place (_stack_places) shows a far arc of FAR_ARC_MIN or more (within
-    FAINT_REACH), nothing beyond it up to the point's end showing FAINT_ARC (a taller stack's checkers
-    lie there: the fifth's place is where the last checker of any stack filling the point lies, so
-    it is never counted so), the checkers seen (``centres``, mm from the base) at places of that stack
-    (_on_places) and each place before its last with no checker seen hidden (_unseen_places_hidden).
+    FAINT_REACH), nothing beyond the shoulder of that peak (2 FAINT_REACH past the place) up to the
+    point's end showing FAINT_ARC (a taller stack's checkers lie there; the fifth's place is where the
+    last checker of any stack filling the point lies, so it is never counted so), the checkers seen
+    (``centres``, mm from the base) at places of that stack (_on_places) and each place before its last
+    with no checker seen hidden (_unseen_places_hidden).
     ``ts``, ``best``: the point's near-arc response (_stack_response)."""
     far = _far_response(view, axis, ts)
     places = _stack_places(5)
