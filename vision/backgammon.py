@@ -806,6 +806,7 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
         n, shift, score = _comb_fit(best, ts)
         if score >= GLARE_COMB_MIN:
             tk = CHECKER_R + shift + _stack_spacing(n) * np.arange(n)
+    by_far = None
     if not len(tk) and not by_sides and in_glare:
         # every rim of a short stack blown out but the last checker's far edge
         by_far = _far_arc_count(view, axis, ts, best, tk)
@@ -852,7 +853,8 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
     if by_sides > count and _on_places(tk - ARC_CENTRE_BIAS, by_sides):
         count = by_sides
     if in_glare and count < FAR_ARC_LAST:
-        count = max(count, _far_arc_count(view, axis, ts, best, tk - ARC_CENTRE_BIAS))
+        # (a stack placed by the far edge above is on its own places: the same count again)
+        count = max(count, by_far if by_far is not None else _far_arc_count(view, axis, ts, best, tk - ARC_CENTRE_BIAS))
     return (count, (float(np.mean(vals)) / frame_level if vals else 0.0),
             _rim_polarity(view, x, base, d, float(tk[-1]) - ARC_CENTRE_BIAS + CHECKER_R))
 
