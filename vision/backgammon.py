@@ -752,16 +752,23 @@ def _arc_response(gx: np.ndarray, gy: np.ndarray, columns_x, centres_y: np.ndarr
 def _stack_response(view: _View, axis, max_len_mm: float) -> tuple[np.ndarray, np.ndarray]:
     """(distances from the base in mm, near-arc rim response there) along one point or bar half:
     the stronger of two columns of checker centres 1.5 px either side of its axis."""
-    x, base, d = axis
     ts = np.arange(CHECKER_R - 1.5, max_len_mm - CHECKER_R + 4.0, STEP_MM)
+    return ts, _rim_along(view, axis, ts, towards_base=True)
+
+
+def _rim_along(view: _View, axis, ts: np.ndarray, towards_base: bool) -> np.ndarray:
+    """The rim response of the half of a checker's rim facing the base (``towards_base``, the near arc)
+    or the tip (the far arc) at checker centres ``ts`` mm from the base along one point or bar half:
+    the stronger of two columns of centres 1.5 px either side of its axis."""
+    x, base, d = axis
     cx, cy = view.px(x, base)
-    # the near arc faces the base: +y (down) for a stack growing upwards
-    mid = np.pi / 2 if d < 0 else 3 * np.pi / 2
+    # the near arc faces the base: +y (down) for a stack growing upwards (d < 0); the far arc the other way
+    mid = np.pi / 2 if (d < 0) == towards_base else 3 * np.pi / 2
     arc = (mid - ARC_HALF_ANGLE, mid + ARC_HALF_ANGLE)
     n = len(ts)
     resp = _arc_response(view.gx, view.gy, (cx - 1.5 - view.board_x0, cx + 1.5 - view.board_x0),
                          cy + d * ts * PX_PER_MM - view.board_y0, CHECKER_R * PX_PER_MM, arc)
-    return ts, np.maximum(resp[:n], resp[n:])
+    return np.maximum(resp[:n], resp[n:])
 
 
 def _faint_checker_beyond(view: _View, axis) -> bool:
@@ -859,20 +866,6 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
             _rim_polarity(view, x, base, d, float(tk[-1]) - ARC_CENTRE_BIAS + CHECKER_R))
 
 
-def _far_response(view: _View, axis, ts: np.ndarray) -> np.ndarray:
-    """The far-arc rim response (the half of a checker's rim facing the point's tip) at checker centres
-    ``ts`` mm from a point's base, as _stack_response gives the near arc's."""
-    x, base, d = axis
-    cx, cy = view.px(x, base)
-    # the far arc faces the tip: -y (up) for a stack growing upwards (d < 0)
-    mid = 3 * np.pi / 2 if d < 0 else np.pi / 2
-    arc = (mid - ARC_HALF_ANGLE, mid + ARC_HALF_ANGLE)
-    n = len(ts)
-    resp = _arc_response(view.gx, view.gy, (cx - 1.5 - view.board_x0, cx + 1.5 - view.board_x0),
-                         cy + d * ts * PX_PER_MM - view.board_y0, CHECKER_R * PX_PER_MM, arc)
-    return np.maximum(resp[:n], resp[n:])
-
-
 def _far_arc_count(view: _View, axis, ts: np.ndarray, best: np.ndarray, centres: np.ndarray) -> int:
     """The number of checkers of a short stack in a lamp's glare told by the far edge of its last one,
     or 0 when it does not tell it.
@@ -887,7 +880,7 @@ def _far_arc_count(view: _View, axis, ts: np.ndarray, best: np.ndarray, centres:
     (``centres``, mm from the base) at places of that stack (_on_places) and each place before its last
     with no checker seen hidden (_unseen_places_hidden).
     ``ts``, ``best``: the point's near-arc response (_stack_response)."""
-    far = _far_response(view, axis, ts)
+    far = _rim_along(view, axis, ts, towards_base=False)
     places = _stack_places(5)
     at = [float(far[np.abs(ts - t) <= FAINT_REACH].max(initial=-np.inf)) for t in places]
     for n in range(FAR_ARC_LAST, 0, -1):
