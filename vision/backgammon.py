@@ -87,6 +87,7 @@ FAINT_REACH = 3.0                   # mm either way of where that checker would 
 FAR_ARC_MIN = 1.5                   # far-arc response of a touching stack's last checker in glare (_far_arc_count;
                                     # 908 empty dev points in glare gave 0.73 at most)
 FAR_ARC_LAST = 4                    # ... up to this many: the fifth's far arc is where any stack filling the point ends
+OVERLAP_OFF_TOUCHING = 2            # faint rims off a touching stack's places that show a stack in glare overlapping
 OVERLAP_GAP_ARC = 0.7               # a place between the seen checkers of an overlapping stack shows this faint a rim
 GRID_TOLERANCE = 4.0                # mm: the glare fill needs the checkers seen on a point this near the filled stack's
 GLARE_DOMINANCE = 6.0               # ... and no other place that may hold the missing checkers has 1/6 of its share
@@ -862,6 +863,8 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
     if in_glare and count < FAR_ARC_LAST:
         # (a stack placed by the far edge above is on its own places: the same count again)
         count = max(count, by_far if by_far is not None else _far_arc_count(view, axis, ts, best, tk - ARC_CENTRE_BIAS))
+    if in_glare and count <= 5:
+        count = _overlapping_in_glare(view, axis, ts, best, count)
     return (count, (float(np.mean(vals)) / frame_level if vals else 0.0),
             _rim_polarity(view, x, base, d, float(tk[-1]) - ARC_CENTRE_BIAS + CHECKER_R))
 
@@ -894,6 +897,36 @@ def _far_arc_count(view: _View, axis, ts: np.ndarray, best: np.ndarray, centres:
         # the last checker shows (its far edge): the places before it must hide theirs
         return n if _unseen_places_hidden(view, axis, ts, best, centres, n - 1) else 0
     return 0
+
+
+def _overlapping_in_glare(view: _View, axis, ts: np.ndarray, best: np.ndarray, count: int) -> int:
+    """The count of a stack read as ``count`` (five or fewer) on a point in a lamp's glare whose faint
+    rims show it overlapping: the comb's count (_comb_fit) when it is larger, every faint rim along the
+    point (a peak of FAINT_ARC or more, the largest within FAINT_REACH) lies at a place of the comb's
+    stack (shifted as it fits; within GRID_TOLERANCE and GRID_SHARE of its spacing), at least
+    OVERLAP_OFF_TOUCHING of them lie farther than TOUCH_TOLERANCE from every place of a touching stack,
+    and each place of the comb with no faint rim may hide a checker (_unseen_places_hidden).
+
+    A glare washes out the rims of a tall white stack under ARC_MIN but those nearest the glare's edge;
+    the few seen then lie at the first and the last place of the point, which a stack of five shares with
+    every taller one, and the count stayed five.  The faint rims between tell the spacing: a touching
+    stack's lie 28 mm apart, an overlapping one's nearer.  ``ts``, ``best``: the point's near-arc
+    response (_stack_response)."""
+    n, shift, _ = _comb_fit(best, ts)
+    if n <= count:
+        return count
+    reach = int(round(FAINT_REACH / STEP_MM))
+    rims = np.array([float(ts[i]) for i in range(len(ts))
+                     if best[i] >= FAINT_ARC and best[i] == best[max(0, i - reach):i + reach + 1].max()])
+    if len(rims) < OVERLAP_OFF_TOUCHING:
+        return count
+    off_comb = np.min(np.abs(rims[:, None] - (_stack_places(n) + shift)[None, :]), axis=1)
+    if np.any(off_comb > min(GRID_TOLERANCE, GRID_SHARE * _stack_spacing(n))):
+        return count
+    off_touching = np.min(np.abs(rims[:, None] - (_stack_places(5) + ARC_CENTRE_BIAS)[None, :]), axis=1)
+    if np.sum(off_touching > TOUCH_TOLERANCE) < OVERLAP_OFF_TOUCHING:
+        return count
+    return n
 
 
 def _side_count(view: _View, axis, ts: np.ndarray) -> int:
