@@ -21,10 +21,12 @@ of its arcs, also when only some of them show but those lie closer than touching
 no stack of the count read would have them tell the stack from the base they belong to, whose other
 checkers a lamp's glare hid (blown out, or faint rims); a faint rim at a later place of a touching
 stack, beyond blown-out places, is its top checker; on a point in a glare, the checkers' sides, which
-stand against the field where the rims between white checkers wash out, tell a stack of two or more.
+stand against the field where the rims between white checkers wash out, tell a stack of two or more,
+the far edge of a short stack's last checker (or half of it, where the stack is blown out) tells where
+it ends, and faint rims closer than touching tell a tall stack read as five.
 A bar half is read as a touching stack from the frame.  A stack's colour is the polarity of its
 rims (darker than the face: white; lighter: black; in a glare, or with a brightness between the
-clear stacks' of either colour, its sign), else its brightness split into the two colours over the
+clear stacks' of either colour, its sign; a stack whose first checker is blown out is white), else its brightness split into the two colours over the
 whole board (between the stacks whose polarity is clear); a side of 15 + k beside one of 15 - k
 gives its one stack of k whose rims do not tell its colour, and lean the other way, to the other
 side.  Borne-off checkers stand on edge in the trays: their count is the filled length, from the
@@ -106,9 +108,7 @@ SIDE_ARC_MIN = 1.0                  # side-arc response of a checker in a stack 
 SIDE_FROM = 24.0                    # mm from the base: nearer, the triangle's own sides fit a checker's side arcs
 RIM_BAND_MM = 5.0                   # thin bands (a checker's rim, ~2 mm) are found by a top-hat this wide
 RIM_POLARITY_MIN = 1.0              # rim polarity (top-hat minus black-hat) that tells the colour by itself
-RIM_POLARITY_GLARE = 0.01           # ... for a stack in a lamp's glare (GLARE_SHARE), whose brightness it moves
-                                    # (dev glare: of 707 stacks in the glare of 1 600 scenes the whites lie at -0.026
-                                    # and below, the blacks at 0.30 and above)
+RIM_POLARITY_GLARE = 0.1            # ... for a stack in a lamp's glare (GLARE_SHARE), whose brightness it moves
 RIM_POLARITY_BETWEEN = 0.5          # ... for one outside the glare whose brightness lies between the clear blacks'
                                     # and the clear whites' (tuning: its sign right for all 39 from 0.5, 4 of 9 below)
 TRAY_LINE_MIN = 1.5                 # a fainter line still carries the run of borne-off checkers on
@@ -1358,9 +1358,14 @@ def _tray(view: _View, which: str) -> tuple[int, float, float]:
             _rim_polarity(view, x, base, d, extent, TRAY_BAND_MM) if n >= 2 else 0.0)
 
 
-def _split_colours(stacks: list[tuple[int, float, float]], field: float, glared: list[bool]) -> list[str]:
+def _split_colours(stacks: list[tuple[int, float, float]], field: float, glared: list[bool],
+                   blown: list[bool] | None = None) -> list[str]:
     """White / black for each (count, brightness over the frame beside it, rim polarity), ``glared``
-    saying which lie in a lamp's glare (GLARE_SHARE of them blown out): by the polarity when it is
+    saying which lie in a lamp's glare (GLARE_SHARE of them blown out), ``blown`` which have their first
+    checker's middle blown out (_blown_out): those are white (a black checker's face stays darker than
+    a glare: of 576 stacks on points whose first place was blown out, in 1 600 dev glare scenes and 800
+    natural ones, none was black; their rims' polarity is near 0 and their brightness over a glared
+    frame like a black's).  The others by the polarity when it is
     clear (RIM_POLARITY_MIN; RIM_POLARITY_GLARE in the glare, which moves a stack's brightness and its
     frame's but keeps the step of its rims; RIM_POLARITY_BETWEEN for a stack brighter than every clear
     black and darker than every clear white outside the glare, whose brightness something — the edge
@@ -1397,8 +1402,9 @@ def _split_colours(stacks: list[tuple[int, float, float]], field: float, glared:
             return RIM_POLARITY_BETWEEN         # its brightness tells neither colour
         return RIM_POLARITY_MIN
 
-    return [by_polarity(polarity, clear_from(v, g)) or ("white" if v > cut else "black")
-            for (n, v, polarity), g in zip(stacks, glared)]
+    blown = blown or [False] * len(stacks)
+    return ["white" if b else by_polarity(polarity, clear_from(v, g)) or ("white" if v > cut else "black")
+            for (n, v, polarity), g, b in zip(stacks, glared, blown)]
 
 
 def _balance_colours(stacks: list[tuple[int, float, float]], colours: list[str]) -> list[str]:
@@ -1454,7 +1460,9 @@ def read(image, calibration=None) -> dict:
               + [_glare_share(view, table_bar_axis(h), bar_len, CHECKER_R) >= GLARE_SHARE if n else False
                  for h, (n, _, _) in zip(("top", "bottom"), bars)]
               + [False, False])         # trays: no glare rule for their checkers on edge
-    colours = _balance_colours(stacks + bars + trays, _split_colours(stacks + bars + trays, field, glared))
+    blown = [bool(n) and _blown_out(view, table_point_axis(p), CHECKER_R) for p, (n, _, _) in zip(range(1, 25), stacks)]
+    colours = _balance_colours(stacks + bars + trays,
+                               _split_colours(stacks + bars + trays, field, glared, blown + [False] * 4))
     points = []
     for (n, _, _), c in zip(stacks, colours[:24]):
         points.append([n, 0] if c == "white" else [0, n])
