@@ -914,7 +914,7 @@ def _overlapping_in_glare(view: _View, axis, ts: np.ndarray, best: np.ndarray, c
     point (a peak of FAINT_ARC or more, the largest within FAINT_REACH) lies at a place of the comb's
     stack (shifted as it fits; within GRID_TOLERANCE and GRID_SHARE of its spacing), at least
     OVERLAP_OFF_TOUCHING of them lie farther than TOUCH_TOLERANCE from every place of a touching stack,
-    and each place of the comb with no faint rim may hide a checker (_unseen_places_hidden).
+    and two neighbouring ones lie closer than touching checkers would (by TOUCH_TOLERANCE).
 
     A glare washes out the rims of a tall white stack under ARC_MIN but those nearest the glare's edge;
     the few seen then lie at the first and the last place of the point, which a stack of five shares with
@@ -935,7 +935,9 @@ def _overlapping_in_glare(view: _View, axis, ts: np.ndarray, best: np.ndarray, c
     off_touching = np.min(np.abs(rims[:, None] - (_stack_places(5) + ARC_CENTRE_BIAS)[None, :]), axis=1)
     if np.sum(off_touching > TOUCH_TOLERANCE) < OVERLAP_OFF_TOUCHING:
         return count
-    return n
+    # (a touching stack's rims, a little off its places, may each lie as near one of the comb's: two
+    # neighbouring ones closer than touching show the overlap itself)
+    return n if np.min(np.diff(np.sort(rims))) < 2 * CHECKER_R - TOUCH_TOLERANCE else count
 
 
 def _blown_stack_count(view: _View, axis, ts: np.ndarray) -> int:
