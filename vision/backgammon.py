@@ -26,8 +26,9 @@ the far edge of a short stack's last checker (or half of it, where the stack is 
 it ends, and faint rims closer than touching tell a tall stack read as five.
 A bar half is read as a touching stack from the frame.  A stack's colour is the polarity of its
 rims (darker than the face: white; lighter: black; in a glare, or with a brightness between the
-clear stacks' of either colour, its sign; a stack whose first checker is blown out is white), else its brightness split into the two colours over the
-whole board (between the stacks whose polarity is clear); a side of 15 + k beside one of 15 - k
+clear stacks' of either colour, its sign; a stack whose first checker is blown out is white), else
+its brightness split into the two colours over the whole board (between the stacks whose polarity
+is clear); a side of 15 + k beside one of 15 - k
 gives its one stack of k whose rims do not tell its colour, and lean the other way, to the other
 side.  Borne-off checkers stand on edge in the trays: their count is the filled length, from the
 first checker's outer face to the last one's, over a checker's thickness, their colour (two or more) the polarity
@@ -951,7 +952,7 @@ def _blown_stack_count(view: _View, axis, ts: np.ndarray) -> int:
     whose last place (_stack_places, within FAINT_REACH) shows BLOWN_FAR_MIN or more, none beyond that
     place's shoulder (2 FAINT_REACH past it) showing twice as much, each place before it showing as
     much or blown out (_blown_out).  Only for a point read empty whose first place is blown out
-    (read() asks): of 2 289 such points that are empty in dev glare scenes, none shows over 0.40 at a
+    (_stack asks): of 2 289 such points that are empty in dev glare scenes, none shows over 0.40 at a
     place, while 19 of 43 holding checkers show 0.5 or more."""
     far = _rim_along(view, axis, ts, towards_base=False, percentile=BLOWN_FAR_PERCENTILE)
     places = _stack_places(5)
@@ -1462,7 +1463,8 @@ def read(image, calibration=None) -> dict:
               + [_glare_share(view, table_bar_axis(h), bar_len, CHECKER_R) >= GLARE_SHARE if n else False
                  for h, (n, _, _) in zip(("top", "bottom"), bars)]
               + [False, False])         # trays: no glare rule for their checkers on edge
-    blown = [bool(n) and _blown_out(view, table_point_axis(p), CHECKER_R) for p, (n, _, _) in zip(range(1, 25), stacks)]
+    blown = [bool(n) and _blown_out(view, table_point_axis(p), CHECKER_R)
+             for p, (n, _, _) in zip(range(1, 25), stacks)]
     colours = _balance_colours(stacks + bars + trays,
                                _split_colours(stacks + bars + trays, field, glared, blown + [False] * 4))
     points = []
