@@ -827,7 +827,7 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
         by_far = _far_arc_count(view, axis, ts, best, tk)
         if not by_far and _blown_out(view, axis, CHECKER_R):
             # ... or but half of that edge (a lone checker's, mostly)
-            by_far = _blown_stack_count(view, axis, ts)
+            by_far = _blown_stack_count(view, axis, ts, best)
         if by_far:
             tk = _stack_places(by_far) + ARC_CENTRE_BIAS
     if not len(tk):
@@ -879,25 +879,27 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
             _rim_polarity(view, x, base, d, float(tk[-1]) - ARC_CENTRE_BIAS + CHECKER_R))
 
 
-def _far_arc_count(view: _View, axis, ts: np.ndarray, best: np.ndarray, centres: np.ndarray) -> int:
+def _far_arc_count(view: _View, axis, ts: np.ndarray, best: np.ndarray, centres: np.ndarray,
+                   percentile: float = ARC_PERCENTILE, least: float = FAR_ARC_MIN) -> int:
     """The number of checkers of a short stack in a lamp's glare told by the far edge of its last one,
     or 0 when it does not tell it.
 
     In a glare a white checker's face, its rim and the light point under it saturate alike, so the
     near arcs between touching checkers vanish; the last checker's far arc (facing the point's tip)
     still shows where the stack ends against the darker point or field beyond it.  The largest n up
-    to FAR_ARC_LAST whose last place (_stack_places) shows a far arc of FAR_ARC_MIN or more (within
+    to FAR_ARC_LAST whose last place (_stack_places) shows a far arc of ``least`` or more (within
     FAINT_REACH), nothing beyond the shoulder of that peak (2 FAINT_REACH past the place) up to the
     point's end showing FAINT_ARC (a taller stack's checkers lie there; the fifth's place is where the
     last checker of any stack filling the point lies, so it is never counted so), the checkers seen
     (``centres``, mm from the base) at places of that stack (_on_places) and each place before its last
     with no checker seen hidden (_unseen_places_hidden).
-    ``ts``, ``best``: the point's near-arc response (_stack_response)."""
-    far = _rim_along(view, axis, ts, towards_base=False)
+    ``ts``, ``best``: the point's near-arc response (_stack_response); ``percentile``: of the far arc's
+    samples (_arc_response)."""
+    far = _rim_along(view, axis, ts, towards_base=False, percentile=percentile)
     places = _stack_places(5)
     at = [float(far[np.abs(ts - t) <= FAINT_REACH].max(initial=-np.inf)) for t in places]
     for n in range(FAR_ARC_LAST, 0, -1):
-        if at[n - 1] < FAR_ARC_MIN:
+        if at[n - 1] < least:
             continue
         # beyond the shoulder of its own peak (which runs up to 5 mm past the place)
         if far[ts > places[n - 1] + 2 * FAINT_REACH].max(initial=-np.inf) >= FAINT_ARC:
@@ -941,29 +943,17 @@ def _overlapping_in_glare(view: _View, axis, ts: np.ndarray, best: np.ndarray, c
     return n if np.min(np.diff(np.sort(rims))) < 2 * CHECKER_R - TOUCH_TOLERANCE else count
 
 
-def _blown_stack_count(view: _View, axis, ts: np.ndarray) -> int:
+def _blown_stack_count(view: _View, axis, ts: np.ndarray, best: np.ndarray) -> int:
     """The number of checkers of a short stack from a point's base blown out by a lamp's glare, told by
-    half of its last checker's far edge, or 0 when it does not tell it.
+    half of its last checker's far edge, or 0 when it does not tell it: _far_arc_count with the median
+    of the far arc's samples (BLOWN_FAR_PERCENTILE) from BLOWN_FAR_MIN.
 
     A glare that blows out a white checker and the light point under it leaves of the checker's
     outline only a part of its far arc (where the point beyond, or the checker's own shadow on it, is
-    a little darker): too little for the far-arc count (_far_arc_count, the arc's 30th percentile).
-    The median of the far arc's samples (BLOWN_FAR_PERCENTILE) at the largest n up to FAR_ARC_LAST
-    whose last place (_stack_places, within FAINT_REACH) shows BLOWN_FAR_MIN or more, none beyond that
-    place's shoulder (2 FAINT_REACH past it) showing twice as much, each place before it showing as
-    much or blown out (_blown_out).  Only for a point read empty whose first place is blown out
-    (_stack asks): of 2 289 such points that are empty in dev glare scenes, none shows over 0.40 at a
-    place, while 19 of 43 holding checkers show 0.5 or more."""
-    far = _rim_along(view, axis, ts, towards_base=False, percentile=BLOWN_FAR_PERCENTILE)
-    places = _stack_places(5)
-    at = [float(far[np.abs(ts - t) <= FAINT_REACH].max(initial=-np.inf)) for t in places]
-    for n in range(FAR_ARC_LAST, 0, -1):
-        if at[n - 1] < BLOWN_FAR_MIN:
-            continue
-        if far[ts > places[n - 1] + 2 * FAINT_REACH].max(initial=-np.inf) >= 2 * BLOWN_FAR_MIN:
-            return 0
-        return n if all(at[j] >= BLOWN_FAR_MIN or _blown_out(view, axis, places[j]) for j in range(n - 1)) else 0
-    return 0
+    a little darker): too little for the far-arc count's 30th percentile.  Only for a point read empty
+    whose first place is blown out (_stack asks): of 2 289 such points that are empty in dev glare
+    scenes, none shows over 0.40 at a place, while 19 of 43 holding checkers show 0.5 or more."""
+    return _far_arc_count(view, axis, ts, best, np.zeros(0), BLOWN_FAR_PERCENTILE, BLOWN_FAR_MIN)
 
 
 def _side_count(view: _View, axis, ts: np.ndarray) -> int:

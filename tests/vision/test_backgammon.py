@@ -377,8 +377,8 @@ def test_glare_fill_abstains_when_the_seen_checkers_are_not_spaced_as_the_filled
     img, truth = rb.random_table_scene(np.random.default_rng(701391))
     got = backgammon.read(img)
     assert (got["points"], got["bar"], got["off"]) == (truth["points"], truth["bar"], truth["off"])
-    monkeypatch.setattr(backgammon, "_far_arc_count", lambda view, axis, ts, best, centres: 0)
-    monkeypatch.setattr(backgammon, "_blown_stack_count", lambda view, axis, ts: 0)
+    monkeypatch.setattr(backgammon, "_far_arc_count", lambda *args: 0)
+    monkeypatch.setattr(backgammon, "_blown_stack_count", lambda view, axis, ts, best: 0)
     got = backgammon.read(img)
     assert truth["points"][1] == got["points"][1] == [9, 0]
     assert truth["points"][3] == [3, 0] and got["points"][3] == [0, 0]
@@ -517,7 +517,7 @@ def test_the_top_of_a_touching_stack_beyond_blown_out_places_is_counted(seed, po
     img, truth, got = _read_entirely_right(seed)
     assert truth["points"][point - 1] == stack
     monkeypatch.setattr(backgammon, "_top_beyond_glare", lambda view, axis, ts, best, centres, count: count)
-    monkeypatch.setattr(backgammon, "_far_arc_count", lambda view, axis, ts, best, centres: 0)
+    monkeypatch.setattr(backgammon, "_far_arc_count", lambda *args: 0)
     got = backgammon.read(img)
     assert got["points"][point - 1] == [seen, 0]
     assert got["position_id"] is None
@@ -1068,7 +1068,7 @@ def test_a_blown_out_white_stack_is_counted_by_half_its_last_checkers_far_edge(s
     # median 0.6-1.0 (BLOWN_FAR_MIN 0.5).  Read as an empty point before 2026-12-04
     truth = _read_entirely_right_in_glare(seed)
     assert truth["points"][point - 1] == want
-    monkeypatch.setattr(backgammon, "_blown_stack_count", lambda view, axis, ts: 0)
+    monkeypatch.setattr(backgammon, "_blown_stack_count", lambda view, axis, ts, best: 0)
     img, _ = _glare_scene(seed)
     assert backgammon.read(img)["points"][point - 1] == [0, 0]
 
@@ -1079,9 +1079,9 @@ def test_an_empty_blown_out_point_has_no_half_far_edge_count(seed, point, monkey
     # 2 289 such points in 2 000 dev glare scenes), where BLOWN_FAR_MIN is 0.5
     view, axis, ts, best, want = _view_and_point(seed, point)
     assert want == [0, 0] and backgammon._blown_out(view, axis, backgammon.CHECKER_R)
-    assert backgammon._blown_stack_count(view, axis, ts) == 0
+    assert backgammon._blown_stack_count(view, axis, ts, best) == 0
     monkeypatch.setattr(backgammon, "BLOWN_FAR_MIN", 0.3)
-    assert backgammon._blown_stack_count(view, axis, ts) > 0
+    assert backgammon._blown_stack_count(view, axis, ts, best) > 0
 
 
 def test_a_stack_whose_first_checker_is_blown_out_is_white():
