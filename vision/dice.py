@@ -207,31 +207,41 @@ def _has_side_face(gray: np.ndarray, rect) -> bool:
     return any(level(st) < SIDE_FACE_SHARE * mid for st in strips)
 
 
+def _face_levels(gray: np.ndarray, cx: float, cy: float, angle: float, half: float, pips_local, lx, ly,
+                 pct: float) -> float | None:
+    """The ``pct`` percentile of the grey levels at points (lx, ly) of a face (pixels from its centre (cx, cy)
+    along its sides, turned by ``angle``), the points on or near its pips (``pips_local``, likewise) left out;
+    None when fewer than six points are left."""
+    h, w = gray.shape
+    pip_clear = PIP_R_MM * (half / (DIE_MM / 2)) + PIP_CLEAR_MM * (half / (DIE_MM / 2))
+    keep = np.ones(lx.shape, bool)
+    for px, py in pips_local:
+        keep &= (lx - px) ** 2 + (ly - py) ** 2 > pip_clear ** 2
+    if keep.sum() < 6:
+        return None
+    ux, uy = np.cos(angle), np.sin(angle)
+    x = pixel_index(cx + lx * ux - ly * uy, w)
+    y = pixel_index(cy + lx * uy + ly * ux, h)
+    return float(percentile_rows(gray[y[keep], x[keep]][None, :], pct)[0])
+
+
+def _face_middle(half: float) -> tuple[np.ndarray, np.ndarray]:
+    """Points over the middle of a face (7/10 of the way to its sides), for _face_levels."""
+    return np.meshgrid(np.linspace(-0.7 * half, 0.7 * half, 15), np.linspace(-0.7 * half, 0.7 * half, 15))
+
+
 def _side_share(gray: np.ndarray, cx: float, cy: float, angle: float, half: float, pips_local) -> float:
     """How dark the darkest band along a side of the face is, as a share of the face's bright level.
 
     The bands lie 2-4.5 pixels inside each side, the pips left out; the face's level is the brightest
     of the bands or of the face's middle.  A leaning die's side face is about 0.67 of its top.
     """
-    h, w = gray.shape
-    px_per_mm = half / (DIE_MM / 2)
-    pip_clear = PIP_R_MM * px_per_mm + PIP_CLEAR_MM * px_per_mm
-    ux, uy = np.cos(angle), np.sin(angle)
-
     def level(lx, ly, pct):
-        keep = np.ones(lx.shape, bool)
-        for px, py in pips_local:
-            keep &= (lx - px) ** 2 + (ly - py) ** 2 > pip_clear ** 2
-        if keep.sum() < 6:
-            return None
-        x = pixel_index(cx + lx * ux - ly * uy, w)
-        y = pixel_index(cy + lx * uy + ly * ux, h)
-        return float(percentile_rows(gray[y[keep], x[keep]][None, :], pct)[0])
+        return _face_levels(gray, cx, cy, angle, half, pips_local, lx, ly, pct)
 
     r, t = np.meshgrid(np.arange(half - 4.5, half - 1.9, 0.5), np.linspace(-0.75 * half, 0.75 * half, 17))
     levels = [v for v in (level(r, t, 75), level(-r, t, 75), level(t, r, 75), level(t, -r, 75)) if v is not None]
-    lx, ly = np.meshgrid(np.linspace(-0.7 * half, 0.7 * half, 15), np.linspace(-0.7 * half, 0.7 * half, 15))
-    middle = level(lx, ly, 90)
+    middle = level(*_face_middle(half), 90)
     if not levels:
         return 0.0
     bright = max(levels + ([middle] if middle is not None else []))
