@@ -19,7 +19,13 @@ sides softened by blur or glare.  A die of four pips or more lying exactly on
 the layout is read although glare has washed out all its sides but one, or
 although it is not square (its drop shadow blurred into a side); a two or
 three, with one or two sides washed out, when two are sharp and its shape
-is clearly flat.
+is clearly flat.  Under a lamp's spot that blows out the face and the
+board round it no side shows an edge at all: a die of four pips or more is
+then read from its pips alone when they lie exactly on the layout and the
+face is blown out (its pips, lifted to grey, are found by a smaller step on
+such a face); a face cut there that comes out square and a little too
+large has taken in the blown-out board, and is neither called leaning nor
+read.
 Every die is read only if its face is plain where other faces have pips
 (a six whose middle pips the glare made too faint to find is not read as
 a four, nor a three without its centre pip as a two).  A group that does
@@ -49,7 +55,8 @@ PIP_MIN_DARKNESS = 45       # black-hat value of a pip
 PIP_DIM_DARKNESS = 0.35     # ...or, on a dim face (a die in shadow), a black-hat this share of the face's level
 PIP_DIM_FLOOR = 30          # ... but at least this (a face dimmer than about 86 has no pips read)
 PIP_DIM_SHARE = 0.65        # and darker than the face by twice PIP_MIN_DARKNESS or, on a dim face, this share of it
-PIP_GLARE_DROP = 60         # ...or, on a face blown out by glare (SATURATED), darker than it by this much
+PIP_GLARE_DROP = 40         # ...or, on a face blown out by glare (SATURATED), darker than it by this much
+PIP_GLARE_HAT = 30          # ... and its black-hat this much
 PIP_GLARE_RING = 0.8        # ... and ringed by that face: a circle round it at least this share of the face's level
 FACE_SHARE = 0.78           # face = at least this share of the face's brightness (a leaning die's side is ~0.67)
 SIZE_TOLERANCE = 0.28       # a face's long side within this of the die's size
@@ -89,6 +96,11 @@ PIPS_ALONE_EDGE = 1.5        # one side at least showing this edge (the die's sh
 SHARP_SIDES = 2              # at least this many sides showing CLEAR_EDGE_MIN
 SOFT_SIDE_MIN = 1.0          # every side showing at least this edge
 SHARP_SIDES_TOLERANCE = 0.03 # its pips within this (share of half the face) of the layout (flat twos: up to 0.034)
+# a face cut blown out by glare (its level SATURATED) that is square within this share and no larger than this
+# many dice is not called leaning for its size alone: flat dice under a lamp's spot were cut 1.12-1.16 of a die,
+# 0.964+ square; leaning dice, blown out, 0.946 square at most (dev scenes)
+BLOWN_SQUARE = 0.955
+BLOWN_MAX_SIZE = 1.2
 EMPTY_PLACE_SHARE = 0.95     # every die: where another face has a pip, its face this share of the face round it at
                              # least (flat dice read on 1 449 dev views: 0.981+; a drawn pip 6 % darker than the
                              # face: 0.94)
@@ -129,7 +141,7 @@ def _pips(gray: np.ndarray, px_per_mm: float):
     keep = dark & ((drop > 2 * PIP_MIN_DARKNESS) | (drop > PIP_DIM_SHARE * face_level))
     # a die's face blown out by a lamp's glare lifts its pips to grey: a smaller step, but the face is
     # blown out all round such a pip (a dark spot beside a blown-out patch of cloth or board is not)
-    glare = np.flatnonzero(~keep & (hat > PIP_MIN_DARKNESS) & (face_level >= SATURATED) & (drop > PIP_GLARE_DROP))
+    glare = np.flatnonzero(~keep & (hat > PIP_GLARE_HAT) & (face_level >= SATURATED) & (drop > PIP_GLARE_DROP))
     if len(glare):
         ring = _ring_samples(gray, xs[glare], ys[glare], 1.6 * (PIP_R_MM * px_per_mm), 16)
         ring_low = np.partition(ring, 1, axis=1)[:, 1].astype(np.int32)
@@ -148,7 +160,7 @@ def _pips(gray: np.ndarray, px_per_mm: float):
 
 
 def _face_at(gray: np.ndarray, x: float, y: float, px_per_mm: float):
-    """The bright face around a pip: (rotated rect, contour) or None."""
+    """The bright face around a pip: (rotated rect, contour, the face's grey level round the pip) or None."""
     die = DIE_MM * px_per_mm
     R = int(die * 1.3)
     x0, y0 = max(0, int(x) - R), max(0, int(y) - R)
@@ -180,7 +192,7 @@ def _face_at(gray: np.ndarray, x: float, y: float, px_per_mm: float):
     if best is None:
         return None
     best = best + np.array([x0, y0])
-    return cv2.minAreaRect(best.astype(np.float32)), best
+    return cv2.minAreaRect(best.astype(np.float32)), best, level
 
 
 _Q = 0.54      # a pip's offset from the face's centre, as a share of half the face
@@ -512,6 +524,17 @@ def _empty_places_share(gray: np.ndarray, centre, angle: float, n: int, px_per_m
     return min(shares)
 
 
+def _face_blown_out(gray: np.ndarray, centre, angle: float, pips: np.ndarray, half: float) -> bool:
+    """True when the middle of the face round these pips (the die's pose from them) is blown out by glare:
+    its median, off the pips, SATURATED or brighter.  Such a face shows no edge against a board the glare
+    blew out too; its pips (faint, found by _pips' glare rule) are all there is to read."""
+    c, s = np.cos(angle), np.sin(angle)
+    dx, dy = pips[:, 0] - centre[0], pips[:, 1] - centre[1]
+    local = np.c_[dx * c + dy * s, -dx * s + dy * c]
+    middle = _face_levels(gray, centre[0], centre[1], angle, half, local, *_face_middle(half), 50)
+    return middle is not None and middle >= SATURATED
+
+
 def _flat_die(gray, pips: list, members: list[int], px_per_mm: float):
     """The flat die these pips belong to, as a dict, or None when they do not make one clearly.
 
@@ -538,7 +561,10 @@ def _flat_die(gray, pips: list, members: list[int], px_per_mm: float):
     two_sides_sharp = (washed_out and len(members) >= 2 and weakest_edge >= SOFT_SIDE_MIN
                        and float(np.sort(support)[-SHARP_SIDES]) >= CLEAR_EDGE_MIN
                        and err <= SHARP_SIDES_TOLERANCE * half)
-    if washed_out and not (pips_alone and float(support.max()) >= PIPS_ALONE_EDGE) and not two_sides_sharp:
+    if washed_out and pips_alone and float(support.max()) < PIPS_ALONE_EDGE:
+        # no side shows an edge: read only when the glare that took them has blown out the face itself
+        pips_alone = _face_blown_out(gray, centre, angle, pts, half)
+    if washed_out and not pips_alone and not two_sides_sharp:
         return None
     if _empty_places_share(gray, centre, a if angle is None else angle, len(members), px_per_mm) < EMPTY_PLACE_SHARE:
         return None
@@ -595,9 +621,14 @@ def _die_by_face_cut(gray, pips, members, px_per_mm, used):
             continue
         for j in inside:
             used[j] = True
-        cocked = short_side < FLAT_MIN_ASPECT * long_side or long_side > (1 + FLAT_SIZE_TOLERANCE) * die
-        cocked = cocked or _has_side_face(gray, face[0])
+        side_face = _has_side_face(gray, face[0])
+        cocked = short_side < FLAT_MIN_ASPECT * long_side or long_side > (1 + FLAT_SIZE_TOLERANCE) * die or side_face
         layout_ok = _layout_fits(face[0], [pips[j] for j in inside])
+        if (cocked and not side_face and face[2] >= SATURATED and short_side >= BLOWN_SQUARE * long_side
+                and long_side <= BLOWN_MAX_SIZE * die):
+            # a square face blown out by glare, cut a little too large: the cut took in the blown-out board
+            # round it.  Neither cocked nor read
+            cocked = layout_ok = False
         # every layout is symmetric about the face's centre: pips off it say the cut took in more than the
         # face (a leaning die's side face as bright as its top in warm light): its number is not read
         pip_centre = np.mean([pips[j] for j in inside], axis=0)

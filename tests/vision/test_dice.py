@@ -306,13 +306,13 @@ def test_a_leaning_die_under_a_lamps_glare_is_never_a_number(seed):
     assert not isinstance(got, list), got
 
 
-def _glare_scene(seed: int, cocked_share: float = 0.15):
+def _glare_scene(seed: int, cocked_share: float = 0.15, glare_on_die: bool = False):
     """The random scene of ``seed`` with its lighting forced to a lamp's glare (dev scenes 886 500+, and with
-    ``cocked_share`` 0.5 the leaning-die scenes 9 100 000+)."""
+    ``cocked_share`` 0.5 the leaning-die scenes 9 100 000+); ``glare_on_die``: the lamp's spot on or near a die."""
     rng = np.random.default_rng(seed)
     conditions = rb.random_conditions(rng)
     conditions["lighting"] = "glare"
-    return rb.random_table_scene(rng, conditions, cocked_share=cocked_share)
+    return rb.random_table_scene(rng, conditions, cocked_share=cocked_share, glare_on_die=glare_on_die)
 
 
 def _washed_out_four(faint_middle: int | None = None):
@@ -410,3 +410,62 @@ def test_a_two_or_three_with_sides_washed_out_by_glare_is_read_when_two_sides_ar
     img, truth = rb.random_table_scene(np.random.default_rng(seed))
     assert truth["dice"] == pair
     assert sorted(backgammon.read(img)["dice"]) == sorted(pair)
+
+
+@pytest.mark.parametrize("seed, pair", [(889522, [5, 5]), (889781, [4, 5])])
+def test_pips_only_faintly_darker_than_a_blown_out_face_are_pips(monkeypatch, seed, pair):
+    # glare dev scenes: one die's face blown out (254) and its pips lifted to 54-70 grey levels under it, with a
+    # black-hat of 41-53 (PIP_GLARE_DROP 60 and a black-hat of 45 found two of a five's five); read None before
+    # 2026-12-04, as with the old bars
+    img, truth = _glare_scene(seed)
+    assert truth["dice"] == pair
+    assert sorted(backgammon.read(img)["dice"]) == sorted(pair)
+    monkeypatch.setattr(dice, "PIP_GLARE_DROP", 60)
+    monkeypatch.setattr(dice, "PIP_GLARE_HAT", 45)
+    assert backgammon.read(img)["dice"] is None
+
+
+@pytest.mark.parametrize("seed, pair", [(889253, [6, 6]), (889335, [4, 4])])
+def test_a_die_of_four_pips_or_more_whose_face_glare_blew_out_is_read_from_its_pips(monkeypatch, seed, pair):
+    # glare dev scenes: a six and a four whose face (median 252) and the board round it are blown out, so no
+    # side shows an edge (0.2-1.3, under PIPS_ALONE_EDGE); their pips lie within 0.04 of half the face of the
+    # layout (a leaning four's, five's or six's 0.105 or more off it): read; None before 2026-12-04, as it is
+    # when the face is not taken for blown out
+    img, truth = _glare_scene(seed)
+    assert truth["dice"] == pair
+    assert sorted(backgammon.read(img)["dice"]) == sorted(pair)
+    monkeypatch.setattr(dice, "_face_blown_out", lambda *args: False)
+    assert backgammon.read(img)["dice"] is None
+
+
+@pytest.mark.parametrize("seed", [889172, 889214])
+def test_a_leaning_die_with_a_blown_out_face_is_not_read_from_its_pips(monkeypatch, seed):
+    # the lamp's spot on a leaning five (dev scenes): its face blown out and its sides washed out like the
+    # flat dice above, but its pips squeezed off the layout: not read, where a looser layout would read it
+    img, truth = _glare_scene(seed, cocked_share=0.5, glare_on_die=True)
+    assert truth["dice"] == "reroll"
+    assert not isinstance(backgammon.read(img)["dice"], list)
+    monkeypatch.setattr(dice, "PIPS_ALONE_TOLERANCE", 0.25)
+    assert isinstance(backgammon.read(img)["dice"], list)
+
+
+@pytest.mark.parametrize("seed, pair", [(889000, [5, 3]), (889165, [1, 4])])
+def test_a_flat_die_whose_blown_out_face_is_cut_a_little_large_is_not_called_leaning(monkeypatch, seed, pair):
+    # the lamp's spot on a flat three and a flat one (dev scenes): the face cut takes in the blown-out board
+    # round the die, a square 1.12-1.14 of a die (over FLAT_SIZE_TOLERANCE): "reroll" before 2026-12-04, a
+    # false call to roll again.  Now not read
+    img, truth = _glare_scene(seed, cocked_share=0.5, glare_on_die=True)
+    assert truth["dice"] == pair
+    assert backgammon.read(img)["dice"] is None
+    monkeypatch.setattr(dice, "BLOWN_SQUARE", 2.0)
+    assert backgammon.read(img)["dice"] == "reroll"
+
+
+def test_a_leaning_die_whose_face_cut_is_blown_out_and_nearly_square_is_still_reroll(monkeypatch):
+    # natural dev scene 885 265: a leaning three's face cut, blown out, 1.15 of a die and 0.94 square: still
+    # called leaning (the square rule above asks 0.955); with a looser square it would be lost
+    img, truth = rb.random_table_scene(np.random.default_rng(885265), cocked_share=1.0)
+    assert truth["dice"] == "reroll"
+    assert backgammon.read(img)["dice"] == "reroll"
+    monkeypatch.setattr(dice, "BLOWN_SQUARE", 0.9)
+    assert backgammon.read(img)["dice"] != "reroll"
