@@ -116,6 +116,7 @@ TRAY_LINE_MIN = 1.5                 # a fainter line still carries the run of bo
 TRAY_BLOWN_SHARE = 0.9              # a stretch of a tray this much blown out may hide the lines between checkers
 TRAY_EDGE_MIN = 3.0                 # log-brightness step of the line between two borne-off checkers
 TRAY_BAND_MM = 3.0                  # those lines (~1.8 mm) are found by a top-hat this wide (rim polarity)
+FLOOR_LIKE = 0.5                    # (_floor_before) the share of the way from the floor to the checkers
 OFF_START = 1.0                     # mm: the first borne-off checker stands this far from the tray's outer end
 OFF_HALF_WIDTH = CHECKER_R - 1.0    # mm: half the width of a borne-off checker on edge, across the tray
 
@@ -1288,6 +1289,20 @@ def _blown_out_stretch(grey: np.ndarray) -> bool:
     return bool(len(grey)) and float(np.mean(grey >= SATURATED)) >= TRAY_BLOWN_SHARE
 
 
+def _floor_before(grey: np.ndarray, first: int, end: int) -> bool:
+    """Whether the tray before a run's first step (samples ``first``, ``end``: its first and last step,
+    along the tray's grey profile ``grey``) is empty floor: as bright as the floor after the run, much
+    nearer it than the checkers between (in log-brightness, FLOOR_LIKE of the way).  The first step is
+    then the first checker's outer face, though further from the tray's end than OFF_START allows for (a
+    board outline a few mm short at that end); otherwise it may be the line after a first checker as dark
+    as the frame."""
+    if first < 4 or end - first <= 4 or end + 9 > len(grey):
+        return False
+    before, inside, after = (max(1.0, float(np.median(v))) for v in
+                             (grey[max(0, first - 6):first - 2], grey[first + 2:end - 1], grey[end + 3:end + 9]))
+    return abs(np.log(before / after)) < FLOOR_LIKE * abs(np.log(before / inside))
+
+
 def _tray(view: _View, which: str) -> tuple[int, float, float]:
     """(number of borne-off checkers, their mean brightness, rim polarity) in one tray.
 
@@ -1341,7 +1356,7 @@ def _tray(view: _View, which: str) -> tuple[int, float, float]:
     first = max(range(first, min(len(edge), first + reach + 1)), key=lambda i: edge[i])
     extent = end * step + 0.5
     start = first * step + 0.5
-    if start > OFF_START + OFF_THICKNESS / 2:
+    if start > OFF_START + OFF_THICKNESS / 2 and not _floor_before(grey, first, end):
         start = OFF_START                # no step at the outer end (a checker as dark as the frame)
     n = min(int(round((extent - start) / OFF_THICKNESS)), 15)
     fx, fy = view.px(x, base - d * TABLE_FRAME * 0.5)

@@ -899,6 +899,25 @@ def test_borne_off_checkers_are_counted_from_the_trays_first_step_to_its_last(se
     assert truth["off"] == off
 
 
+def test_borne_off_checkers_whose_first_step_lies_past_half_a_checker_are_counted_from_it(monkeypatch):
+    # dev scene 896 408 (shadow on felt): the outline is 3.5 mm short at the bottom tray, so the first white
+    # checker's outer face steps up from the floor at 4.5 mm, past OFF_START + half a checker, and the run
+    # was measured from OFF_START (as for a first checker as dark as the frame, whose outer face makes no
+    # step): four read for three.  The tray before that step is as dark as the floor after the run (25 and 30
+    # against 134 between): it is the first checker's face
+    img, truth, got = _read_entirely_right(896408)
+    assert truth["off"] == [3, 0]
+    monkeypatch.setattr(backgammon, "FLOOR_LIKE", 0.0)
+    assert backgammon.read(img)["off"] == [4, 0]
+
+
+def test_a_first_step_with_checkers_before_it_is_not_taken_for_the_first_checkers_face():
+    grey = np.r_[np.full(10, 198.0), np.full(30, 196.0), np.full(20, 79.0)]   # dev scene 885 672's bottom tray
+    assert not backgammon._floor_before(grey, 10, 40)
+    grey = np.r_[np.full(10, 25.0), np.full(30, 134.0), np.full(20, 30.0)]    # 896 408's
+    assert backgammon._floor_before(grey, 10, 40)
+
+
 def _glare_scene(seed: int):
     """The random scene of ``seed`` with its lighting forced to a lamp's glare (dev scenes 886 500+)."""
     rng = np.random.default_rng(seed)
