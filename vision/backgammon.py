@@ -206,6 +206,7 @@ MIN_LAYOUT_SCORE = 5.0
 LAYOUT_LINE_CAP = 10.0              # a drawn line's part of the layout score is capped at this either way
 GOOD_LAYOUT_SCORE = 90.0            # an outline whose drawing shows this well needs no other candidates
 ASPECT_TOLERANCE = 0.05            # an outline this far from the board's proportions may have lost a side
+NEAR_ASPECT = 0.04                  # ... one this far off and showing the drawing poorly, tried nearer them
 RETRY_ROUNDS = 2                    # ... and is moved out to them, and a winner still off them once more
 PLAUSIBLE_RATIO = (0.7, 1.4)        # an outline's proportions against the board's beyond these are no board
 CUT_OFF_LAYOUT_SCORE = 60.0         # a cut-off outline (_cut_off_variants) shows the drawing this well, refined
@@ -338,12 +339,12 @@ def _to_proportions(quad: np.ndarray, across: bool) -> list[np.ndarray]:
             np.array([bl + (tl - bl) * f, br + (tr - br) * f, br, bl])]
 
 
-def _aspect_variants(quad: np.ndarray) -> list[np.ndarray]:
+def _aspect_variants(quad: np.ndarray, tolerance: float | None = None) -> list[np.ndarray]:
     """When an outline's proportions are not the board's (a frame side or the trays lost in a
     shadow of the table's colour), the outline with one side moved out to the board's proportions:
     the two ways it can be."""
     r = _ratio(quad)
-    if abs(r - 1.0) < ASPECT_TOLERANCE:
+    if abs(r - 1.0) < (ASPECT_TOLERANCE if tolerance is None else tolerance):
         return []
     return _to_proportions(quad, across=r < 1.0)
 
@@ -354,13 +355,13 @@ def _inside(quad: np.ndarray, mw: int, mh: int) -> bool:
                        & (quad[:, 1] > EDGE_CLEARANCE) & (quad[:, 1] < mh - 1 - EDGE_CLEARANCE)))
 
 
-def _cut_off_variants(quad: np.ndarray) -> list[np.ndarray]:
+def _cut_off_variants(quad: np.ndarray, tolerance: float | None = None) -> list[np.ndarray]:
     """For an outline longer than the board's proportions (a shadow of another colour than the
     table's joined to the board; tried for every outline that runs out of the picture, and again
     by _retry_off_proportions): the outline with one side moved in to the board's proportions, the
     two ways it can be."""
     r = _ratio(quad)
-    if abs(r - 1.0) < ASPECT_TOLERANCE:
+    if abs(r - 1.0) < (ASPECT_TOLERANCE if tolerance is None else tolerance):
         return []
     return _to_proportions(quad, across=r > 1.0)
 
@@ -569,6 +570,8 @@ def find_table_board(image: np.ndarray, image_bgra: np.ndarray | None = None) ->
         score, quad = _best_refined(image_bgra, scored, put_back=True)
     if abs(_ratio(quad) - 1.0) >= ASPECT_TOLERANCE:
         score, quad = _retry_off_proportions(image_bgra, scored, score, quad)
+    if NEAR_ASPECT <= abs(_ratio(quad) - 1.0) < ASPECT_TOLERANCE and score < GOOD_LAYOUT_SCORE:
+        score, quad = _retry_off_proportions(image_bgra, scored, score, quad, nearer_only=True)
     if score < GOOD_LAYOUT_SCORE:
         # the outline may be the playing field inside a frame lost in the table's colours: grown by the
         # frame, the drawing then shows clearly
@@ -596,26 +599,32 @@ def _grown_by_frame(quad: np.ndarray) -> np.ndarray:
     return mm_to_px(H, [(-_F, -_F), (inner_w + _F, -_F), (inner_w + _F, inner_h + _F), (-_F, inner_h + _F)])
 
 
-def _retry_off_proportions(image_bgra: np.ndarray, scored: list, score: float,
-                           quad: np.ndarray) -> tuple[float, np.ndarray]:
+def _retry_off_proportions(image_bgra: np.ndarray, scored: list, score: float, quad: np.ndarray,
+                           nearer_only: bool = False) -> tuple[float, np.ndarray]:
     """The chosen outline, refined, is off the board's proportions (often the playing fields
     without the trays, whose frame was lost in the table's colours): each other candidate and the
     chosen one moved out to the board's proportions (_aspect_variants), refined as well; the
     best-scored of all is kept (the chosen one when none shows the drawing better).  A candidate
     that wins while off the proportions itself (a shadow joined to one side of the board first, the
-    frame lost on the other side next) is moved out to them in turn, at most RETRY_ROUNDS times."""
+    frame lost on the other side next) is moved out to them in turn, at most RETRY_ROUNDS times.
+
+    ``nearer_only``: the chosen outline is within ASPECT_TOLERANCE of the proportions but not within
+    NEAR_ASPECT, and shows the drawing poorly (one side may lie on the frame's inner edge); one round,
+    and an outline wins only if it is also nearer the proportions (a camera's tilt alone can make the
+    true outline 4 % off them, and a poorly shown drawing can score an outline with a side lost higher)."""
     others = [(s[1], s[2], s[3], s[4]) for s in scored[:-1]]
     varied = quad
-    for _ in range(RETRY_ROUNDS):
+    tolerance = NEAR_ASPECT if nearer_only else ASPECT_TOLERANCE
+    for _ in range(1 if nearer_only else RETRY_ROUNDS):
         # moved out to the proportions (a side lost), or in (a shadow joined to one side)
-        for variant in _aspect_variants(varied) + _cut_off_variants(varied):
+        for variant in _aspect_variants(varied, tolerance) + _cut_off_variants(varied, tolerance):
             others.append((variant, *_layout_edges(image_bgra, variant)))
         for q, H, gx, gy in others:
             entry = [(_layout_score(gx, gy), q, H, gx, gy, "retry")]
             s2, q2 = _best_refined(image_bgra, entry)
-            if s2 > score:
+            if s2 > score and (not nearer_only or abs(_ratio(q2) - 1.0) < abs(_ratio(quad) - 1.0)):
                 score, quad = s2, q2
-        if (quad is varied or abs(_ratio(quad) - 1.0) < ASPECT_TOLERANCE
+        if nearer_only or (quad is varied or abs(_ratio(quad) - 1.0) < ASPECT_TOLERANCE
                 or not PLAUSIBLE_RATIO[0] < _ratio(quad) < PLAUSIBLE_RATIO[1]):
             break
         others, varied = [], quad

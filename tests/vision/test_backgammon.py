@@ -718,6 +718,33 @@ def test_an_outline_still_off_the_proportions_after_the_retry_is_moved_to_them_i
     _outline_and_reading_right(874827)
 
 
+def test_an_outline_a_little_off_the_proportions_with_a_side_on_the_frames_inner_edge_is_tried_nearer(
+        monkeypatch):
+    # dev scene 895 961 (checked cloth, warm light): after the retry the outline's left side lay on the
+    # frame's inner edge at the top and its outer edge at the bottom, 0.954 of the proportions (inside the
+    # 5 % a camera's tilt allows) and the drawing shown poorly (70): points 6, 11 and 15 and the bar read
+    # empty.  Tried once more, an outline nearer the proportions that shows the drawing better is the board
+    _outline_and_reading_right(895961)
+    monkeypatch.setattr(backgammon, "NEAR_ASPECT", backgammon.ASPECT_TOLERANCE)
+    img, truth = rb.random_table_scene(np.random.default_rng(895961))
+    assert backgammon.read(img)["points"] != truth["points"]
+
+
+def test_a_true_outline_a_little_off_the_proportions_is_not_traded_for_one_further_off(monkeypatch):
+    # glare dev scene 889 750: the board's own outline is 1.041 of the proportions (the camera's tilt) and
+    # shows the drawing at 54; moved out to them an outline missing the trays' side scores 55 at 0.889.
+    # The second look takes only outlines nearer the proportions: the board stays.  A plain 4 % tolerance
+    # (the first retry, which takes the best score wherever it lies) loses it
+    img, truth = _glare_scene(889750)
+
+    def off_px():
+        return np.max(np.linalg.norm(backgammon.find_table_board(img) - np.array(truth["corners_px"]), axis=1))
+
+    assert off_px() < 3.0
+    monkeypatch.setattr(backgammon, "ASPECT_TOLERANCE", 0.04)
+    assert off_px() > 20.0
+
+
 def test_a_shadow_joined_to_a_side_inside_the_picture_is_cut_to_the_proportions():
     # tuning scene 874731 (felt, shadow): a shadow joined the board's right side without reaching the
     # picture's edge (ratio 1.31); cut to the board's proportions from the left it is the board
