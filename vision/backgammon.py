@@ -121,7 +121,7 @@ RING_RIM = 0.93                     # a checker's rim band (0.86-1 of its radius
 RING_FACE = 0.72                    # ... on circles of these shares of CHECKER_R (_ring_contrast)
 RING_SAMPLES = 48
 RING_PERCENTILE = 20.0              # ... the rim this much lighter (or darker) than the face at 80 % of the angles
-RING_CONTRAST_MIN = 15.0            # grey levels: a checker's rim against its face that makes it (_ring_count)
+RING_CONTRAST_MIN = 15.0            # grey levels: a checker's rim against its face that makes it (_ring_top)
 RING_REACH = 3.0                    # mm along the point either way of a place where its checker is looked for
 RING_ACROSS = 1.5                   # ... and across it
 OFF_START = 1.0                     # mm: the first borne-off checker stands this far from the tray's outer end
@@ -850,8 +850,8 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
     ring_sign = 0.0
     if not len(tk) and not by_sides:
         # checkers whose rims make no edge in the log-brightness a glare flattens, their rim band still
-        # lighter or darker than their face (_ring_count)
-        by_ring, ring_sign = _ring_count(view, axis, max_len_mm)
+        # lighter or darker than their face (_ring_top)
+        by_ring, ring_sign = _ring_top(view, axis, max_len_mm, 0, 0.0)
         if by_ring:
             tk = _stack_places(by_ring) + ARC_CENTRE_BIAS
     if not len(tk):
@@ -894,19 +894,23 @@ def _stack(view: _View, axis, max_len_mm: float) -> tuple[int, float, float]:
             count = _top_beyond_glare(view, axis, ts, best, tk - ARC_CENTRE_BIAS, count)
     if by_sides > count and _on_places(tk - ARC_CENTRE_BIAS, by_sides):
         count = by_sides
+    if not ring_sign:
+        first = _ring_contrast(view, axis, CHECKER_R)
+        ring_sign = float(np.sign(first)) if abs(first) >= RING_CONTRAST_MIN else 0.0
+    if 1 <= count <= 4:
+        # a touching stack's farther checkers whose rim edges a glare flattened, their rim bands still showing
+        count, ring_sign = _ring_top(view, axis, max_len_mm, count, ring_sign)
     if in_glare and count < FAR_ARC_LAST:
         # (a stack placed by the far edge above is on its own places: the same count again)
         count = max(count, by_far if by_far is not None else _far_arc_count(view, axis, ts, best, tk - ARC_CENTRE_BIAS))
     if in_glare and count <= 5:
         count = _overlapping_in_glare(view, axis, ts, best, count)
     polarity = _rim_polarity(view, x, base, d, float(tk[-1]) - ARC_CENTRE_BIAS + CHECKER_R)
-    if not ring_sign:
-        ring = _ring_contrast(view, axis, CHECKER_R)
-        ring_sign = float(np.sign(ring)) if abs(ring) >= RING_CONTRAST_MIN else 0.0
     if ring_sign:
-        # the first checker's rim band lighter (black) or darker (white) than its face all round tells the
-        # colour: its sign is the rims' polarity, clear (of 7 135 stacks so in 800 glare and 800 natural dev
-        # scenes none was of the other colour; the profile along the stack had read 3 of them wrongly)
+        # a checker's rim band lighter (black) or darker (white) than its face all round tells the colour:
+        # its sign is the rims' polarity, clear (of 7 135 stacks whose first checker's band showed, in 800
+        # glare and 800 natural dev scenes, none was of the other colour; the profile along the stack had
+        # read 3 of them wrongly)
         polarity = math.copysign(max(abs(polarity), RIM_POLARITY_MIN), ring_sign)
     return count, (float(np.mean(vals)) / frame_level if vals else 0.0), polarity
 
@@ -949,19 +953,27 @@ def _ring_contrast(view: _View, axis, place: float) -> float:
     return float(lighter) if lighter >= darker else -float(darker)
 
 
-def _ring_count(view: _View, axis, max_len_mm: float) -> tuple[int, float]:
-    """(number of checkers, the sign of their rims' band) of a touching stack from the base of a point or
-    bar half read empty, told by the rim band of each (_ring_contrast, RING_CONTRAST_MIN, one sign for
-    the stack), or (0, 0.0)."""
-    count, sign = 0, 0.0
-    for place in _stack_places(5):
+def _ring_top(view: _View, axis, max_len_mm: float, count: int, sign: float) -> tuple[int, float]:
+    """(the number of checkers, the sign of their rim bands) of a touching stack of at most five from the base
+    of a point or bar half read as ``count`` (four or fewer, maybe none), told by the farthest place beyond
+    them whose checker's rim band shows (_ring_contrast, RING_CONTRAST_MIN): a checker lies on the one before
+    it.  Every band that shows there must have one sign, ``sign`` when not 0 (the stack's first checker's).
+    (``count``, ``sign``) when none shows or the signs differ.
+
+    Of 161 000 places beyond a touching stack or on an empty point (800 glare and 800 natural dev scenes,
+    the board found), none showed more than 7.4 grey levels; of 15 295 checkers of touching stacks, 98.8 %
+    showed 15 or more, none with the other colour's sign."""
+    top, shown = count, sign
+    for j, place in enumerate(_stack_places(5)[count:], start=count + 1):
         if place + CHECKER_R > max_len_mm + 1.0:
             break
         contrast = _ring_contrast(view, axis, float(place))
-        if abs(contrast) < RING_CONTRAST_MIN or (sign and np.sign(contrast) != sign):
-            break
-        count, sign = count + 1, float(np.sign(contrast))
-    return count, sign
+        if abs(contrast) < RING_CONTRAST_MIN:
+            continue
+        if shown and np.sign(contrast) != shown:
+            return count, sign
+        top, shown = j, float(np.sign(contrast))
+    return top, shown
 
 
 def _far_arc_count(view: _View, axis, ts: np.ndarray, best: np.ndarray, centres: np.ndarray,
