@@ -1211,7 +1211,34 @@ def test_a_stack_whose_rim_bands_differ_in_sign_is_not_raised():
     # _ring_top: bands of both signs beyond a stack are not one stack's checkers
     img, _ = _glare_scene(898817)
     view = _top_down_view(img)
-    axis = backgammon.table_point_axis(21)
-    assert backgammon._ring_top(view, axis, backgammon.TABLE_POINT_L, 1, 1.0) == (3, 1.0)
-    assert backgammon._ring_top(view, axis, backgammon.TABLE_POINT_L, 1, -1.0) == (1, -1.0)
-    assert backgammon._ring_top(view, axis, backgammon.TABLE_POINT_L, 3, 1.0) == (3, 1.0)
+    rings = backgammon._touching_rings(view, backgammon.table_point_axis(21), backgammon.TABLE_POINT_L)
+    assert backgammon._ring_top(rings, 1, 1.0) == (3, 1.0)
+    assert backgammon._ring_top(rings, 1, -1.0) == (1, -1.0)
+    assert backgammon._ring_top(rings, 3, 1.0) == (3, 1.0)
+    assert backgammon._ring_top(np.array([20.0, -20.0, 0.0, 0.0, 0.0]), 0, 0.0) == (0, 0.0)
+    assert backgammon._ring_top(np.array([0.0, 0.0, -30.0, 0.0, 0.0]), 0, 0.0) == (3, -1.0)
+
+
+def test_borne_off_checkers_a_glare_lit_are_counted_by_the_lines_between_them(monkeypatch):
+    # dev scene 898 964 (glare forced): four black checkers in the top tray, lit by the glare, the lines
+    # between them 26-29 grey levels lighter than their faces but steps of 1.0-1.4 in log-brightness (under
+    # TRAY_LINE_MIN): read as one
+    truth = _read_entirely_right_in_glare(898964)
+    assert truth["off"] == [6, 4]
+    monkeypatch.setattr(backgammon, "TRAY_LINE_CONTRAST", np.inf)
+    img, _ = _glare_scene(898964)
+    assert backgammon.read(img)["off"] == [6, 1]
+
+
+def test_tray_lines_take_the_shift_that_shows_them_best():
+    # a white run of five: dark lines every OFF_THICKNESS from OFF_START; a shift half-way puts the lines in
+    # the faces' windows, which passes too with the other sign, less clearly
+    ts = np.arange(0.5, 120.0, 0.5)
+    grey = np.full(len(ts), 60.0)
+    run = (ts >= backgammon.OFF_START) & (ts <= backgammon.OFF_START + 5 * backgammon.OFF_THICKNESS)
+    grey[run] = 238.0
+    for k in range(1, 5):
+        grey[np.abs(ts - (backgammon.OFF_START + k * backgammon.OFF_THICKNESS)) <= 0.9] = 203.0
+    assert backgammon._tray_lines(ts, grey) == (5, -1.0)
+    grey[run] = 238.0                   # no lines: nothing
+    assert backgammon._tray_lines(ts, grey) == (0, 0.0)
