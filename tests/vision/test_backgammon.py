@@ -1242,3 +1242,11 @@ def test_tray_lines_take_the_shift_that_shows_them_best():
     assert backgammon._tray_lines(ts, grey) == (5, -1.0)
     grey[run] = 238.0                   # no lines: nothing
     assert backgammon._tray_lines(ts, grey) == (0, 0.0)
+
+
+def test_a_floor_lit_like_the_faces_beyond_the_last_tray_line_is_no_checker():
+    # dev scene 889 480 (glare forced): four black checkers in the top tray under a glare that lights the
+    # floor beyond them as bright as their faces, so the last checker's far edge passed for a line between two
+    # checkers and the lines read five; the edge after a run's last checker must show against its face
+    truth = _read_entirely_right_in_glare(889480)
+    assert truth["off"] == [0, 4]
