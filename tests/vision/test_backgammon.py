@@ -265,6 +265,7 @@ def test_glare_fill_abstains_when_a_second_place_is_touched_by_the_glare(monkeyp
     assert (got["points"], got["bar"], got["off"]) == (truth["points"], truth["bar"], truth["off"])
     assert got["position_id"] == backgammon.position_id(truth["points"], truth["bar"], True)
     monkeypatch.setattr(backgammon, "_hidden_by_glare", lambda view, axis, ts, best, centres, count, most=15: count)
+    monkeypatch.setattr(backgammon, "RING_CONTRAST_MIN", np.inf)   # (the rim bands count them too since 2026-12-04)
     got = backgammon.read(img)
     assert got["off"] == truth["off"] == [0, 0]
     assert got["position_id"] is None and got["position_id_black_on_roll"] is None
@@ -324,6 +325,7 @@ def test_glare_fill_abstains_when_a_stack_shows_a_faint_checker_beyond_its_last(
     # ID) — no Position ID instead.  (With NEXT_ARC_MIN it is counted: see the test below.)
     img, truth = rb.random_table_scene(np.random.default_rng(700585))
     monkeypatch.setattr(backgammon, "NEXT_ARC_MIN", backgammon.ARC_MIN)
+    monkeypatch.setattr(backgammon, "RING_CONTRAST_MIN", np.inf)   # (the rim bands count them too since 2026-12-04)
     got = backgammon.read(img)
     assert truth["points"][1] == [0, 5] and got["points"][1] == [0, 4]
     assert got["off"] == truth["off"] == [0, 0]
@@ -351,6 +353,7 @@ def test_glare_fill_abstains_when_a_point_read_empty_shows_a_faint_first_checker
     # Position ID) — the faint first rim on point 17 makes the fill abstain: no Position ID
     img, truth = rb.random_table_scene(np.random.default_rng(701187))
     monkeypatch.setattr(backgammon, "FIRST_ARC_MIN", backgammon.ARC_MIN)
+    monkeypatch.setattr(backgammon, "RING_CONTRAST_MIN", np.inf)   # (the rim bands count them too since 2026-12-04)
     got = backgammon.read(img)
     assert truth["points"][16] == [1, 0] and got["points"][16] == [0, 0]
     assert truth["points"][14] == [12, 0] and got["points"][14] == [12, 0]
@@ -379,6 +382,7 @@ def test_glare_fill_abstains_when_the_seen_checkers_are_not_spaced_as_the_filled
     assert (got["points"], got["bar"], got["off"]) == (truth["points"], truth["bar"], truth["off"])
     monkeypatch.setattr(backgammon, "_far_arc_count", lambda *args: 0)
     monkeypatch.setattr(backgammon, "_blown_stack_count", lambda view, axis, ts, best: 0)
+    monkeypatch.setattr(backgammon, "RING_CONTRAST_MIN", np.inf)   # (the rim bands count them too since 2026-12-04)
     got = backgammon.read(img)
     assert truth["points"][1] == got["points"][1] == [9, 0]
     assert truth["points"][3] == [3, 0] and got["points"][3] == [0, 0]
@@ -518,6 +522,7 @@ def test_the_top_of_a_touching_stack_beyond_blown_out_places_is_counted(seed, po
     assert truth["points"][point - 1] == stack
     monkeypatch.setattr(backgammon, "_top_beyond_glare", lambda view, axis, ts, best, centres, count: count)
     monkeypatch.setattr(backgammon, "_far_arc_count", lambda *args: 0)
+    monkeypatch.setattr(backgammon, "RING_CONTRAST_MIN", np.inf)   # (the rim bands count them too since 2026-12-04)
     got = backgammon.read(img)
     assert got["points"][point - 1] == [seen, 0]
     assert got["position_id"] is None
