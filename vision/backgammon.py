@@ -1000,10 +1000,7 @@ def _touching_rings(view: _View, axis, max_len_mm: float) -> np.ndarray:
         # every point's and bar half's at once (one pass of NumPy over them all costs less than 26)
         view.rings = dict(zip(_RING_AXES, _ring_contrasts_along(view, _RING_AXES, _stack_places(5))))
     places = _stack_places(5)
-    rings = view.rings.get(axis)
-    if rings is None:
-        rings = _ring_contrasts(view, axis, places)
-    return rings[places + CHECKER_R <= max_len_mm + 1.0]
+    return view.rings[axis][places + CHECKER_R <= max_len_mm + 1.0]
 
 
 def _ring_top(rings: np.ndarray, count: int, sign: float) -> tuple[int, float]:
