@@ -1161,7 +1161,7 @@ def test_a_checker_whose_rims_glare_flattened_is_found_by_its_rim_band(seed, whe
     # dev scenes (glare forced): a lone black checker the glare made as light as the point round it (899 351,
     # point 15; 898 815, on the bar) and a lone white one on a light point (898 691, point 2) showed no rim
     # edge in log-brightness (near arc 1.6 at most) and were read as nothing; their rim bands differ from their
-    # faces by 35, 51 and 40+ grey levels at 80 % of the angles, places read empty by 3 at most
+    # faces by 35, 33 (bar) and 52 grey levels at 80 % of the angles, places read empty by 3 at most
     truth = _read_entirely_right_in_glare(seed)
     assert (truth["bar"] if where == "bar" else truth["points"][where - 1]) == want
     monkeypatch.setattr(backgammon, "RING_CONTRAST_MIN", np.inf)
