@@ -19,7 +19,10 @@ sides softened by blur or glare.  A die of four pips or more lying exactly on
 the layout is read although glare has washed out all its sides but one, or
 although it is not square (its drop shadow blurred into a side); a two or
 three, with one or two sides washed out, when two are sharp and its shape
-is clearly flat.  Under a lamp's spot that blows out the face and the
+is clearly flat, and with more washed out when its pips, found to a
+fraction of a pixel, lie exactly on the layout (a leaning two's or three's
+are squeezed well off it); such a die off the board is dropped, not called
+off the board (a dotted cloth's dots can lie on a two's layout).  Under a lamp's spot that blows out the face and the
 board round it no side shows an edge at all: a die of four pips or more is
 then read from its pips alone when they lie exactly on the layout and the
 face is blown out (its pips, lifted to grey, are found by a smaller step on
@@ -99,6 +102,11 @@ SHARP_SIDES_TOLERANCE = 0.03 # its pips within this (share of half the face) of 
 # a face cut blown out by glare (its level SATURATED) that is square within this share and no larger than this
 # many dice is not called leaning for its size alone: flat dice under a lamp's spot were cut 1.12-1.16 of a die,
 # 0.964+ square; leaning dice, blown out, 0.946 square at most (dev scenes)
+# a die of two or three pips whose glare washed out its sides' edges is read when its pips, found to a fraction of a
+# pixel (_pip_centres), lie exactly on the layout: a leaning two's or three's are squeezed 0.069 or more of half the
+# face off it (0.094+ under a lamp's spot), a flat one's lie 0.022 off at most (dev scenes, 897 flat, 269 leaning).
+# A die tilted less than about 20 degrees squeezes its layout less than this: with its sides washed out it is read
+EXACT_LAYOUT_TOLERANCE = 0.03
 BLOWN_SQUARE = 0.955
 BLOWN_MAX_SIZE = 1.2
 EMPTY_PLACE_SHARE = 0.95     # every die: where another face has a pip, its face this share of the face round it at
@@ -121,11 +129,16 @@ def _ring_samples(gray: np.ndarray, xs, ys, radius: float, n: int) -> np.ndarray
     return gray[ry, rx]
 
 
-def _pips(gray: np.ndarray, px_per_mm: float):
-    """Centres of small dark round spots: local peaks of a black-hat the size of a pip."""
+def _black_hat(gray: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """How much darker each pixel is than its surroundings at a pip's scale (a black-hat, lightly blurred)."""
     size = int(round(DIE_MM * 0.26 * px_per_mm)) | 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
-    bh = cv2.GaussianBlur(cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel), (0, 0), 1.0)
+    return cv2.GaussianBlur(cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel), (0, 0), 1.0)
+
+
+def _pips(gray: np.ndarray, px_per_mm: float):
+    """Centres of small dark round spots (whole pixels): local peaks of a black-hat the size of a pip."""
+    bh = _black_hat(gray, px_per_mm)
     pip_d = _pip_window(px_per_mm)
     peaks = (bh >= cv2.dilate(bh, np.ones((pip_d, pip_d), np.uint8))) & (bh > PIP_DIM_FLOOR)
     # row by row, as np.nonzero gives them; the flat indices are much faster to find than np.nonzero's pairs
@@ -293,6 +306,31 @@ _LOG_GREY = (255.0 / np.log(256.0 + 8.0) * np.log(np.arange(256, dtype=np.float3
 def _layout_points(n: int, q: float) -> np.ndarray:
     """A face of n pips as offsets from the face's centre (pixels), the face's sides along x and y."""
     return q * np.array(_LAYOUTS[n], np.float64)
+
+
+def _pip_centres(gray: np.ndarray, pips: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """These pips' centres to a fraction of a pixel: each the centroid of its black-hat's upper half within a
+    pip's radius of its peak.  Whole-pixel peaks put a flat two's or three's pips up to 0.047 of half the face
+    off the layout, as far as a leaning one's squeezed pips lie (0.042+); these, 0.022 at most (dev scenes)."""
+    r = max(1, int(round(PIP_R_MM * px_per_mm)))
+    margin = r + int(round(DIE_MM * 0.26 * px_per_mm))
+    h, w = gray.shape
+    x0, y0 = max(0, int(pips[:, 0].min()) - margin), max(0, int(pips[:, 1].min()) - margin)
+    x1, y1 = min(w, int(pips[:, 0].max()) + margin + 1), min(h, int(pips[:, 1].max()) + margin + 1)
+    bh = _black_hat(gray[y0:y1, x0:x1], px_per_mm).astype(np.float64)
+    yy, xx = np.mgrid[-r:r + 1, -r:r + 1]
+    inside_r = xx ** 2 + yy ** 2 <= r * r
+    out = pips.astype(np.float64).copy()
+    for k, (x, y) in enumerate(pips):
+        cx, cy = int(x) - x0, int(y) - y0
+        window = bh[cy - r:cy + r + 1, cx - r:cx + r + 1]
+        if window.shape != inside_r.shape:
+            continue                                    # at the picture's edge: the whole pixel stands
+        weight = np.clip(window - 0.5 * window[r, r], 0, None) * inside_r
+        total = weight.sum()
+        if total > 0:
+            out[k] = (x + (weight * xx).sum() / total, y + (weight * yy).sum() / total)
+    return out
 
 
 def _pose_from_pips(pips: np.ndarray, px_per_mm: float):
@@ -564,7 +602,10 @@ def _flat_die(gray, pips: list, members: list[int], px_per_mm: float):
     if washed_out and pips_alone and float(support.max()) < PIPS_ALONE_EDGE:
         # no side shows an edge: read only when the glare that took them has blown out the face itself
         pips_alone = _face_blown_out(gray, centre, angle, pts, half)
-    if washed_out and not pips_alone and not two_sides_sharp:
+    exact_layout = (washed_out and len(members) in (2, 3) and not two_sides_sharp
+                    and _pose_from_pips(_pip_centres(gray, pts, px_per_mm), px_per_mm)[2]
+                    <= EXACT_LAYOUT_TOLERANCE * half)
+    if washed_out and not pips_alone and not two_sides_sharp and not exact_layout:
         return None
     if _empty_places_share(gray, centre, a if angle is None else angle, len(members), px_per_mm) < EMPTY_PLACE_SHARE:
         return None
@@ -595,7 +636,8 @@ def _flat_die(gray, pips: list, members: list[int], px_per_mm: float):
     if not FLAT_WIDTH_MM[0] * px_per_mm <= min(widths) <= max(widths) <= FLAT_WIDTH_MM[1] * px_per_mm:
         return None
     return {"centre": (cx, cy), "pips": len(inside), "cocked": False, "layout_ok": True,
-            "size": (float(widths[0]), float(widths[1]))}
+            "size": (float(widths[0]), float(widths[1])),
+            "by_layout_alone": bool(exact_layout and not pips_alone)}
 
 
 def _die_by_face_cut(gray, pips, members, px_per_mm, used):
@@ -653,12 +695,14 @@ def _die_by_face_cut(gray, pips, members, px_per_mm, used):
             # found of several (a five deep in shade): the die is seen, its number is not read
             layout_ok = False
         return {"centre": (float(cx), float(cy)), "pips": len(inside), "cocked": bool(cocked),
-                "layout_ok": layout_ok, "size": (float(long_side), float(short_side))}
+                "layout_ok": layout_ok, "size": (float(long_side), float(short_side)), "by_layout_alone": False}
     return None
 
 
 def find_dice(view: np.ndarray, px_per_mm: float) -> list[dict]:
-    """Dice in a top-down picture: [{"centre": (x, y), "pips": n, "cocked": bool, "layout_ok": bool}, ...]."""
+    """Dice in a top-down picture: [{"centre": (x, y), "pips": n, "cocked": bool, "layout_ok": bool,
+    "size": (w, h), "by_layout_alone": bool}, ...]; ``by_layout_alone``: a two or three read with its sides
+    washed out, from its pips' exact layout only."""
     gray = cv2.cvtColor(view, cv2.COLOR_BGR2GRAY) if view.ndim == 3 else view
     gray = cv2.GaussianBlur(gray, (3, 3), 0)
     pips = _pips(gray, px_per_mm)
@@ -696,6 +740,11 @@ def read_dice(view: np.ndarray, px_per_mm: float, board_mm) -> list | str | None
     for d in dice:
         x, y = d["centre"]
         d["off_board"] = not (bx <= x <= bx + bw and by <= y <= by + bh)
+    # two or three dark spots exactly on a die's layout, with no die's edge round them, are a die only on the
+    # board, where the lamp's glare washed its sides out: off it they may be a dotted cloth's dots (dev 889 417)
+    dice = [d for d in dice if not (d["by_layout_alone"] and d["off_board"])]
+    if not dice:
+        return None
     if any(d["cocked"] or d["off_board"] for d in dice):
         return "reroll"
     if len(dice) != 2 or any(not d["layout_ok"] for d in dice):
