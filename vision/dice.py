@@ -94,9 +94,12 @@ PIPS_ALONE_MIN = 4           # at least this many round pips
 PIPS_ALONE_TOLERANCE = 0.07  # within this (share of half the face) of the layout
 PIPS_ALONE_EDGE = 1.5        # one side at least showing this edge (the die's shadow side, away from the glare; 2.0 read
                              # 1 + 3 fewer dev rolls, the same on 1 328 fresh scenes, no leaning die read either way)
-# a die of two pips or more whose glare washed out one or two of its sides' edges is read when the other two show
-# CLEAR_EDGE_MIN, its pips lie exactly on the layout and its shape is clearly flat (a leaning two lay 0.035 off)
+# a die whose glare washed out one or two of its sides' edges is read when the other two show CLEAR_EDGE_MIN, its
+# pips lie exactly on the layout and its shape is clearly flat (a leaning two lay 0.035 off); a one, which has no
+# layout, also when its face cut does not say leaning
 SHARP_SIDES = 2              # at least this many sides showing CLEAR_EDGE_MIN
+SHARP_SIDES_MIN_PIPS = 1     # ... for a die of this many pips or more (a one since 2026-12-04: when its face cut does
+                             # not say leaning, as the leaning one of 822 834's does; was 2)
 SOFT_SIDE_MIN = 1.0          # every side showing at least this edge
 SHARP_SIDES_TOLERANCE = 0.03 # its pips within this (share of half the face) of the layout (flat twos: up to 0.034)
 # a face cut blown out by glare (its level SATURATED) that is square within this share and no larger than this
@@ -573,6 +576,14 @@ def _face_blown_out(gray: np.ndarray, centre, angle: float, pips: np.ndarray, ha
     return middle is not None and middle >= SATURATED
 
 
+def _cut_says_leaning(gray, pips: list, members: list[int], px_per_mm: float) -> bool:
+    """True when the bright face round these pips, cut from what it lies on, is a leaning die's (oblong, too
+    large, or with a darker band).  A one has no layout to check: a leaning one's top can measure square by its
+    edges, its side face lost in its shadow (822 834: 15.6 by 16.1 mm, sides 2.2-6.1), where its cut is 17 by 13.5 mm."""
+    cut = _die_by_face_cut(gray, pips, members, px_per_mm, [False] * len(pips))
+    return cut is not None and cut["cocked"]
+
+
 def _flat_die(gray, pips: list, members: list[int], px_per_mm: float):
     """The flat die these pips belong to, as a dict, or None when they do not make one clearly.
 
@@ -596,7 +607,7 @@ def _flat_die(gray, pips: list, members: list[int], px_per_mm: float):
     weakest_edge = float(support.min())
     pips_alone = len(members) >= PIPS_ALONE_MIN and err <= PIPS_ALONE_TOLERANCE * half
     washed_out = weakest_edge < (CLEAR_EDGE_MIN if len(members) >= 2 else EDGE_MIN)
-    two_sides_sharp = (washed_out and len(members) >= 2 and weakest_edge >= SOFT_SIDE_MIN
+    two_sides_sharp = (washed_out and len(members) >= SHARP_SIDES_MIN_PIPS and weakest_edge >= SOFT_SIDE_MIN
                        and float(np.sort(support)[-SHARP_SIDES]) >= CLEAR_EDGE_MIN
                        and err <= SHARP_SIDES_TOLERANCE * half)
     if washed_out and pips_alone and float(support.max()) < PIPS_ALONE_EDGE:
@@ -626,6 +637,8 @@ def _flat_die(gray, pips: list, members: list[int], px_per_mm: float):
     if washed_out and side < FLAT_SIDE_SHARE:
         return None
     if two_sides_sharp and not pips_alone and not clearly_flat:
+        return None
+    if two_sides_sharp and len(members) == 1 and _cut_says_leaning(gray, pips, members, px_per_mm):
         return None
     # a soft edge or a dark band is let pass for a clearly flat die (or one of four pips or more exactly on the
     # layout), but not both at once

@@ -556,3 +556,26 @@ def test_a_dotted_cloths_dots_off_the_board_are_not_a_die(monkeypatch):
     assert truth["dice"] == [6, 4]
     assert sorted(backgammon.read(img)["dice"]) == [4, 6]
     assert [(d["pips"], d["off_board"]) for d in found if d["by_layout_alone"]] == [(2, True)]
+
+
+@pytest.mark.parametrize("seed, pair", [(889290, [1, 3]), (889307, [5, 1])])
+def test_a_one_with_two_sharp_sides_and_a_square_shape_is_read(monkeypatch, seed, pair):
+    # glare dev scenes: a one whose sides show edges of 4.1, 2.2, 1.6, 2.7 and 4.0, 2.2, 1.0, 2.1 (under EDGE_MIN
+    # 2.5, which a one needed on all four), 16.6-17.6 by 15.9-17.1 mm, its face cut not oblong: read None before
+    # 2026-12-04, as with the rule kept to dice of two pips or more
+    img, truth = _glare_scene(seed)
+    assert truth["dice"] == pair
+    assert sorted(backgammon.read(img)["dice"]) == sorted(pair)
+    monkeypatch.setattr(dice, "SHARP_SIDES_MIN_PIPS", 2)
+    assert backgammon.read(img)["dice"] is None
+
+
+def test_a_leaning_one_whose_top_measures_square_is_told_by_its_face_cut(monkeypatch):
+    # dev scene 822 834 (above): the leaning one's sides show 2.3, 6.1, 2.3, 3.2 and it measures 15.6 by 16.1 mm,
+    # its side face lost in its shadow; its bright face, cut from the board, is 17 by 13.5 mm: leaning.  Without
+    # that look it would be read as a one
+    img, truth = rb.random_table_scene(np.random.default_rng(822834), cocked_share=1.0)
+    assert truth["dice"] == "reroll"
+    assert backgammon.read(img)["dice"] == "reroll"
+    monkeypatch.setattr(dice, "_cut_says_leaning", lambda *args: False)
+    assert isinstance(backgammon.read(img)["dice"], list)
