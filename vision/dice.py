@@ -19,16 +19,17 @@ sides softened by blur or glare.  A die of four pips or more lying exactly on
 the layout is read although glare has washed out all its sides but one, or
 although it is not square (its drop shadow blurred into a side); a two or
 three, with one or two sides washed out, when two are sharp and its shape
-is clearly flat, and with more washed out when its pips, found to a
-fraction of a pixel, lie exactly on the layout (a leaning two's or three's
-are squeezed well off it); such a die off the board is dropped, not called
-off the board (a dotted cloth's dots can lie on a two's layout).  Under a lamp's spot that blows out the face and the
-board round it no side shows an edge at all: a die of four pips or more is
-then read from its pips alone when they lie exactly on the layout and the
-face is blown out (its pips, lifted to grey, are found by a smaller step on
-such a face); a face cut there that comes out square and a little too
-large has taken in the blown-out board, and is neither called leaning nor
-read.
+is clearly flat (a one too, when its bright face cut is not a leaning
+die's), and with more washed out when its pips, found to a fraction of a
+pixel, lie exactly on the layout (a leaning two's or three's are squeezed
+well off it); such a die off the board is dropped, not called off the
+board (a dotted cloth's dots can lie on a two's layout).  Under a lamp's
+spot that blows out the face and the board round it no side shows an edge
+at all: a die of four pips or more is then read from its pips alone when
+they lie exactly on the layout and the face is blown out (its pips, lifted
+to grey, are found by a smaller step on such a face); a face cut there that
+comes out square and a little too large has taken in the blown-out board,
+and is neither called leaning nor read.
 Every die is read only if its face is plain where other faces have pips
 (a six whose middle pips the glare made too faint to find is not read as
 a four, nor a three without its centre pip as a two).  A group that does
@@ -102,14 +103,14 @@ SHARP_SIDES_MIN_PIPS = 1     # ... for a die of this many pips or more (a one si
                              # not say leaning, as the leaning one of 822 834's does; was 2)
 SOFT_SIDE_MIN = 1.0          # every side showing at least this edge
 SHARP_SIDES_TOLERANCE = 0.03 # its pips within this (share of half the face) of the layout (flat twos: up to 0.034)
-# a face cut blown out by glare (its level SATURATED) that is square within this share and no larger than this
-# many dice is not called leaning for its size alone: flat dice under a lamp's spot were cut 1.12-1.16 of a die,
-# 0.964+ square; leaning dice, blown out, 0.946 square at most (dev scenes)
 # a die of two or three pips whose glare washed out its sides' edges is read when its pips, found to a fraction of a
 # pixel (_pip_centres), lie exactly on the layout: a leaning two's or three's are squeezed 0.069 or more of half the
 # face off it (0.094+ under a lamp's spot), a flat one's lie 0.022 off at most (dev scenes, 897 flat, 269 leaning).
-# A die tilted less than about 20 degrees squeezes its layout less than this: with its sides washed out it is read
+# A die tilted less than about 23 degrees (top squeezed to 0.92) is within it: with its sides washed out it is read
 EXACT_LAYOUT_TOLERANCE = 0.03
+# a face cut blown out by glare (its level SATURATED) that is square within this share and no larger than this
+# many dice is not called leaning for its size alone: flat dice under a lamp's spot were cut 1.12-1.16 of a die,
+# 0.964+ square; leaning dice, blown out, 0.946 square at most (dev scenes)
 BLOWN_SQUARE = 0.955
 BLOWN_MAX_SIZE = 1.2
 EMPTY_PLACE_SHARE = 0.95     # every die: where another face has a pip, its face this share of the face round it at
@@ -650,7 +651,7 @@ def _flat_die(gray, pips: list, members: list[int], px_per_mm: float):
         return None
     return {"centre": (cx, cy), "pips": len(inside), "cocked": False, "layout_ok": True,
             "size": (float(widths[0]), float(widths[1])),
-            "by_layout_alone": bool(exact_layout and not pips_alone)}
+            "by_layout_alone": bool(exact_layout)}
 
 
 def _die_by_face_cut(gray, pips, members, px_per_mm, used):
