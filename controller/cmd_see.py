@@ -4,8 +4,9 @@
   masa see photo.jpg --annotate seen.png         # draw what was read
   masa see board.jpg --kind tintar --calibration calibration.json
 
-Without --json it prints a short summary.  Exit codes: 0 read, 1 the reader
-is not available, 2 unreadable image or calibration file.
+Without --json it prints a short summary (Romanian or English).  Exit codes:
+0 read, 1 nothing of that kind in view (no board, no tiles) or the reader
+not available, 2 unreadable image or calibration file.
 """
 
 from __future__ import annotations
@@ -51,10 +52,65 @@ def summary(result: dict, lang: str) -> str:
         else:
             lines.append(f"Cards read: {len(read)}" + (f": {names}" if names else ""))
             lines.append(f"Face up, not read: {len(unread)}; face down: {len(down)}")
-    for key in ("table", "tintar", "tiles"):
-        if key in result:
-            lines.append(json.dumps(result[key], ensure_ascii=False))
+    if "table" in result:
+        lines += _table_summary(result["table"], ro)
+    if "tintar" in result:
+        lines += _tintar_summary(result["tintar"], ro)
+    if "tiles" in result:
+        tiles = result["tiles"]
+        read = [t for t in tiles if t["tile"]]
+        names = ", ".join(f"{t['tile']} ({t['confidence']:.2f})" for t in read)
+        head = "Piese citite" if ro else "Tiles read"
+        lines.append(f"{head}: {len(read)}" + (f": {names}" if names else ""))
+        lines.append(("Piese văzute, necitite: " if ro else "Tiles seen, not read: ") + str(len(tiles) - len(read)))
     return "\n".join(lines)
+
+
+def _table_summary(table: dict, ro: bool) -> list[str]:
+    """A backgammon reading in words: each colour's points (white's numbering), bar, borne off; dice; gnubg ID."""
+    lines = []
+    for side, (name_ro, name_en) in enumerate((("alb", "white"), ("negru", "black"))):
+        on = [f"{i + 1}:{pair[side]}" for i, pair in enumerate(table["points"]) if pair[side]]
+        total = sum(p[side] for p in table["points"]) + table["bar"][side] + table["off"][side]
+        if ro:
+            lines.append(f"Table, {name_ro} ({total}): puncte {' '.join(on) or '-'}; bară {table['bar'][side]}; "
+                         f"scoase {table['off'][side]}")
+        else:
+            lines.append(f"Backgammon, {name_en} ({total}): points {' '.join(on) or '-'}; bar {table['bar'][side]}; "
+                         f"off {table['off'][side]}")
+    dice = table.get("dice")
+    if isinstance(dice, list):
+        roll = "-".join(str(d) for d in dice)
+    elif dice == "reroll":
+        roll = "se aruncă din nou (zar înclinat sau în afara tablei)" if ro else "roll again (a die leaning or off the board)"
+    else:
+        roll = "nevăzute clar" if ro else "not seen clearly"
+    lines.append(("Zaruri: " if ro else "Dice: ") + roll)
+    pid = table.get("position_id")
+    if pid:
+        lines.append(("ID poziție gnubg (alb la mutare): " if ro else "gnubg position ID (white on roll): ") + pid)
+    else:
+        lines.append("ID poziție gnubg: niciunul (nu sunt câte 15 piese)" if ro
+                     else "gnubg position ID: none (not 15 checkers of each colour)")
+    return lines
+
+
+def _tintar_summary(tintar: dict, ro: bool) -> list[str]:
+    """A Tintar reading in words: the points of each colour, the unsure ones, pieces in hand and captured."""
+    points = {k: v for k, v in tintar.items() if k not in ("in_hand", "captured")}
+    lines = []
+    for colour, name_ro in (("white", "alb"), ("black", "negru")):
+        on = " ".join(sorted(k for k, v in points.items() if v == colour)) or "-"
+        lines.append(f"Țintar, {name_ro}: {on}" if ro else f"Tintar, {colour}: {on}")
+
+    def counts(d):
+        if not d or d.get("white") is None:
+            return "necunoscute" if ro else "unknown"
+        return (f"alb {d['white']}, negru {d['black']}" if ro else f"white {d['white']}, black {d['black']}")
+
+    lines.append(("În mână: " if ro else "In hand: ") + counts(tintar.get("in_hand")))
+    lines.append(("Capturate: " if ro else "Captured: ") + counts(tintar.get("captured")))
+    return lines
 
 
 def main(args) -> int:

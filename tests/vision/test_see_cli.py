@@ -113,3 +113,71 @@ def test_unknown_or_missing_reader(monkeypatch):
     monkeypatch.setitem(see_mod.KINDS, "tiles", ("vision.no_such_reader_module", "tiles"))
     with pytest.raises(see_mod.SeeError, match="not available"):
         see_mod.see(np.zeros((20, 20, 3), np.uint8), kind="tiles")
+
+
+@pytest.fixture(scope="module")
+def board_files(tmp_path_factory):
+    """One rendered scene of each board kind under kind conditions, with its truth."""
+    from vision import render_boards as rb
+    folder = tmp_path_factory.mktemp("boards")
+    scenes = {"table": rb.random_table_scene(np.random.default_rng(70001), rb.random_conditions(
+                  np.random.default_rng(1), False), cocked_share=0.0),
+              "tintar": rb.random_tintar_scene(np.random.default_rng(70003), rb.random_conditions(
+                  np.random.default_rng(1), False)),
+              "tiles": rb.random_tiles_scene(np.random.default_rng(70004), rb.random_conditions(
+                  np.random.default_rng(1), False))}
+    out = {}
+    for kind, (img, truth) in scenes.items():
+        cv2.imwrite(str(folder / f"{kind}.png"), img)
+        out[kind] = (folder / f"{kind}.png", truth)
+    return out
+
+
+@pytest.mark.parametrize("kind", ["table", "tintar", "tiles"])
+def test_board_kinds_json_and_annotate(board_files, kind, capsys, tmp_path):
+    path, truth = board_files[kind]
+    out = tmp_path / "seen.png"
+    assert cli.main(["see", str(path), "--kind", kind, "--json", "--annotate", str(out)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    got = doc[kind]
+    if kind == "table":
+        assert (got["points"], got["bar"], got["off"], got["dice"]) == (
+            truth["points"], truth["bar"], truth["off"], truth["dice"])
+        assert got["position_id"]
+    elif kind == "tintar":
+        assert (got["in_hand"], got["captured"]) == (truth["in_hand"], truth["captured"])
+    else:
+        assert sorted(t["tile"] for t in got) == sorted(t["tile"] for t in truth["tiles"])
+    drawn = cv2.imread(str(out))
+    assert drawn is not None and drawn.shape == cv2.imread(str(path)).shape
+    assert np.abs(drawn.astype(int) - cv2.imread(str(path)).astype(int)).sum() > 0      # something drawn
+
+
+def test_board_summaries_in_both_languages(board_files, capsys):
+    path, truth = board_files["table"]
+    assert cli.main(["see", str(path), "--kind", "table", "--lang", "ro"]) == 0
+    ro = capsys.readouterr().out
+    assert "Table, alb (15): puncte" in ro and "Zaruri: " + "-".join(map(str, truth["dice"])) in ro
+    assert "ID poziție gnubg (alb la mutare): " in ro
+    assert cli.main(["see", str(path), "--kind", "table", "--lang", "en"]) == 0
+    en = capsys.readouterr().out
+    white = " ".join(f"{i + 1}:{p[0]}" for i, p in enumerate(truth["points"]) if p[0])
+    assert f"Backgammon, white (15): points {white};" in en
+    path, truth = board_files["tintar"]
+    assert cli.main(["see", str(path), "--kind", "tintar", "--lang", "en"]) == 0
+    en = capsys.readouterr().out
+    assert f"In hand: white {truth['in_hand']['white']}, black {truth['in_hand']['black']}" in en
+    assert cli.main(["see", str(path), "--kind", "tintar", "--lang", "ro"]) == 0
+    assert f"Capturate: alb {truth['captured']['white']}" in capsys.readouterr().out
+    path, truth = board_files["tiles"]
+    assert cli.main(["see", str(path), "--kind", "tiles", "--lang", "ro"]) == 0
+    assert f"Piese citite: {len(truth['tiles'])}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("kind, words", [("table", "no backgammon board in view"), ("tintar", "no Tintar board in view"),
+                                         ("tiles", "no rummy tiles in view")])
+def test_no_board_in_view_exit_1_with_a_clear_message(kind, words, tmp_path, capsys):
+    path = tmp_path / "cloth.png"
+    cv2.imwrite(str(path), np.full((720, 1280, 3), 90, np.uint8))
+    assert cli.main(["see", str(path), "--kind", kind]) == 1
+    assert words in capsys.readouterr().err
