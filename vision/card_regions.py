@@ -212,10 +212,10 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             box = _portrait_order(box)
             if not _stands_out(distances[0], box * (2.0 / SCALE)):
                 continue                         # a card-shaped window of a patterned cloth
-            under = on_unnamed and not _is_clearly_face_down(half, box)
+            under = on_unnamed and not _is_clearly_face_down(work, box * 2.0)
             if under and not under_readings:
                 continue
-            face = "up" if _is_face_up(half, box) else "down"
+            face = "up" if _is_face_up(work, box * 2.0) else "down"
             centres.append(centre)
             out.append({"card": None, "face": face, "confidence": 0.0, "quad": box * 2.0})
             if under:

@@ -234,3 +234,22 @@ def test_back_under_an_unnamed_reading_is_still_reported(real_deck):
     assert all(r["face"] == "down" for r in unnamed)
     named = card_regions(img, [quad], [quad])
     assert [under(truth, r["quad"]) for r in named] == [[1]]
+
+
+def test_a_fine_pattern_on_a_back_is_judged_on_the_full_picture(real_deck):
+    """Dev scene 3 123 758 (neoclassical backs, a fine pale blue lattice, on felt in shadow): at half the
+    picture's size the lattice blurs into pale paper with blank cells between, and three backs were
+    called face up (a card with no reading); on the full picture they are backs."""
+    if "neoclassical" not in render.available_decks():
+        pytest.skip("the neoclassical deck (gnome-cards-data) is not installed")
+    img, truth = render.render_card_scene(render.random_scene_spec(3123758))
+    backs = [1, 3, 6]
+    assert all(truth["cards"][i]["face"] == "down" and truth["cards"][i]["visible"] == 1.0 for i in backs)
+    from vision.cards import find_cards
+    found = find_cards(img)
+    for i in backs:
+        regions = [r for r in found if i in under(truth, r["quad"])]
+        assert len(regions) == 1 and regions[0]["face"] == "down", (i, regions)
+    half = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    for i in backs:
+        assert _is_face_up(half, _portrait_order(np.asarray(truth["cards"][i]["quad"], np.float32) / 2.0))
