@@ -82,7 +82,8 @@ def _table_summary(table: dict, ro: bool) -> list[str]:
     if isinstance(dice, list):
         roll = "-".join(str(d) for d in dice)
     elif dice == "reroll":
-        roll = "se aruncă din nou (zar înclinat sau în afara tablei)" if ro else "roll again (a die leaning or off the board)"
+        roll = ("se aruncă din nou (zar înclinat sau în afara tablei)" if ro
+                else "roll again (a die leaning or off the board)")
     else:
         roll = "nevăzute clar" if ro else "not seen clearly"
     lines.append(("Zaruri: " if ro else "Dice: ") + roll)
@@ -96,7 +97,8 @@ def _table_summary(table: dict, ro: bool) -> list[str]:
 
 
 def _tintar_summary(tintar: dict, ro: bool) -> list[str]:
-    """A Tintar reading in words: the points of each colour, the unsure ones, pieces in hand and captured."""
+    """A Tintar reading in words: the points of each colour (a point empty or of unsure colour is in neither),
+    pieces in hand and captured ("?" for a count the camera is not sure of)."""
     points = {k: v for k, v in tintar.items() if k not in ("in_hand", "captured")}
     lines = []
     for colour, name_ro in (("white", "alb"), ("black", "negru")):
@@ -104,9 +106,9 @@ def _tintar_summary(tintar: dict, ro: bool) -> list[str]:
         lines.append(f"Țintar, {name_ro}: {on}" if ro else f"Tintar, {colour}: {on}")
 
     def counts(d):
-        if not d or d.get("white") is None:
-            return "necunoscute" if ro else "unknown"
-        return (f"alb {d['white']}, negru {d['black']}" if ro else f"white {d['white']}, black {d['black']}")
+        d = d or {}
+        white, black = ("?" if d.get(c) is None else d[c] for c in ("white", "black"))
+        return f"alb {white}, negru {black}" if ro else f"white {white}, black {black}"
 
     lines.append(("În mână: " if ro else "In hand: ") + counts(tintar.get("in_hand")))
     lines.append(("Capturate: " if ro else "Captured: ") + counts(tintar.get("captured")))

@@ -212,12 +212,13 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             box = _portrait_order(box)
             if not _stands_out(distances[0], box * (2.0 / SCALE)):
                 continue                         # a card-shaped window of a patterned cloth
-            under = on_unnamed and not _is_clearly_face_down(work, box * 2.0)
+            quad = box * 2.0                     # in the full picture, where paper and backs are told apart
+            under = on_unnamed and not _is_clearly_face_down(work, quad)
             if under and not under_readings:
                 continue
-            face = "up" if _is_face_up(work, box * 2.0) else "down"
+            face = "up" if _is_face_up(work, quad) else "down"
             centres.append(centre)
-            out.append({"card": None, "face": face, "confidence": 0.0, "quad": box * 2.0})
+            out.append({"card": None, "face": face, "confidence": 0.0, "quad": quad})
             if under:
                 out[-1]["under_reading"] = True
     return out

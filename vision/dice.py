@@ -580,7 +580,8 @@ def _face_blown_out(gray: np.ndarray, centre, angle: float, pips: np.ndarray, ha
 def _cut_says_leaning(gray, pips: list, members: list[int], px_per_mm: float) -> bool:
     """True when the bright face round these pips, cut from what it lies on, is a leaning die's (oblong, too
     large, or with a darker band).  A one has no layout to check: a leaning one's top can measure square by its
-    edges, its side face lost in its shadow (822 834: 15.6 by 16.1 mm, sides 2.2-6.1), where its cut is 17 by 13.5 mm."""
+    edges, its side face lost in its shadow (822 834: 15.6 by 16.1 mm, sides 2.2-6.1), where its cut is 17 by
+    13.5 mm."""
     cut = _die_by_face_cut(gray, pips, members, px_per_mm, [False] * len(pips))
     return cut is not None and cut["cocked"]
 

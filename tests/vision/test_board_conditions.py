@@ -34,7 +34,8 @@ def _position():
 def test_backgammon_and_dice(table, light):
     points, bar, off = _position()
     k = CONDITIONS.index((table, light))
-    img, truth = rb.render_table(points, bar, off, [(5, False), (3, False)], rng=k, conditions=_conditions(table, light))
+    img, truth = rb.render_table(points, bar, off, [(5, False), (3, False)], rng=k,
+                                 conditions=_conditions(table, light))
     got = backgammon.read(img)
     assert (got["points"], got["bar"], got["off"]) == (points, bar, off)
     assert got["dice"] == truth["dice"] and sorted(got["dice"]) == [3, 5]

@@ -174,7 +174,8 @@ def test_board_summaries_in_both_languages(board_files, capsys):
     assert f"Piese citite: {len(truth['tiles'])}" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("kind, words", [("table", "no backgammon board in view"), ("tintar", "no Tintar board in view"),
+@pytest.mark.parametrize("kind, words", [("table", "no backgammon board in view"),
+                                         ("tintar", "no Tintar board in view"),
                                          ("tiles", "no rummy tiles in view")])
 def test_no_board_in_view_exit_1_with_a_clear_message(kind, words, tmp_path, capsys):
     path = tmp_path / "cloth.png"
