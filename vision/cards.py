@@ -75,6 +75,7 @@ DISAGREE_IGNORED = 0.4    # a reading this unsure does not veto the other corner
 CNN_GATE = 0.1            # hypotheses the MLP gives at least this p(index) are read by the CNN too
 CNN_WEIGHT = 1.0          # the CNN's share of the combined probabilities (the MLP only chooses what it reads)
 AGREE_CNN, AGREE_MLP = 0.5, 0.95  # a reading the CNN gives this and the MLP this: both opinions count
+CLAIMED_ELSEWHERE = True        # a reading naming a card another group names surely does not veto (see below)
 SPLIT_CONFIDENT = 0.98    # two different readings both this sure are two cards, not one card's corners
 CORNER_FIT = 0.13         # ... unless each lies this close to where the other puts the card's opposite corner
 MAX_SCALE_RATIO = 1.5     # a reading this much larger than the picture's typical index is a picture's glyphs
@@ -635,6 +636,46 @@ def _group(readings: list[dict]) -> list[list[dict]]:
     return merged
 
 
+def _without_claimed_elsewhere(groups: list[list[dict]], threshold: float) -> list[list[dict]]:
+    """Groups of two different readings with the one reading taken out that names a card another
+    group names by itself, surely.  A pack has each card once: that reading is the other card's
+    index lying beside this card's corner (a meld, a fan: the readings were paired as one card's two
+    corners), or a misread; either way it says nothing against the card this group's other reading
+    names, which is then named, or not, as any card read at one corner.  On 1 200 tuning scenes:
+    five more index-only cards named, none wrongly."""
+    claims = [(g[0]["card"], g) for g in groups if len({r["card"] for r in g}) == 1
+              and _could_name(max(g, key=lambda r: r["confidence"]), threshold)]
+    out = []
+    for g in groups:
+        if len(g) == 2 and g[0]["card"] != g[1]["card"]:
+            claimed = [r for r in g if any(card == r["card"] and other is not g for card, other in claims)]
+            if len(claimed) == 1:
+                out.append([r for r in g if r is not claimed[0]])
+                continue
+        out.append(g)
+    return out
+
+
+def _one_report_per_card(cards: list[dict]) -> list[dict]:
+    """``cards`` without the less sure of two reports naming the same card whose outlines overlap
+    (one's centre inside the other's): one card placed twice, from its index and from a glyph
+    beside it (a pip, the other half of a ten).  Seen in 2 of 600 tuning scenes."""
+    dropped = set()
+    order = sorted(range(len(cards)), key=lambda i: -cards[i]["confidence"])
+    for n, i in enumerate(order):
+        c = cards[i]
+        if c["card"] is None:
+            continue
+        for j in order[:n]:
+            k = cards[j]
+            if j not in dropped and k["card"] == c["card"] and (
+                    _inside(k["quad"], np.mean(c["quad"], axis=0), shrink=1.0)
+                    or _inside(c["quad"], np.mean(k["quad"], axis=0), shrink=1.0)):
+                dropped.add(i)
+                break
+    return [c for i, c in enumerate(cards) if i not in dropped]
+
+
 def _corners_of_one_card(a: dict, b: dict, tolerance: float = CORNER_FIT) -> bool:
     """Whether two readings sit each where the other's outline puts the card's opposite index
     (within ``tolerance`` of the distance between them): one card's two corners, one of them
@@ -757,6 +798,8 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
             groups += [[g[0]], [g[1]]]
         else:
             groups.append(g)
+    if CLAIMED_ELSEWHERE:
+        groups = _without_claimed_elsewhere(groups, threshold)
     # surest first; at equal confidence a card read the same at both corners first
     for g in sorted(groups, key=lambda g: (-round(max(r["confidence"] for r in g), 3), -_agreeing(g))):
         # a weak or odd-sized reading inside a card already read (a pip and a corner glyph) is not
@@ -828,6 +871,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
                 and max(r["scale"], support[0]["scale"]) < SAME_SIZE * min(r["scale"], support[0]["scale"])
                 and _another_place(r, c, support) for r in sure):
             c["card"] = None
+    cards = _one_report_per_card(cards)
     if regions:
         # the size of a card comes from the cards named (an abstained reading may be a pip pair)
         found = card_regions(work, [c["quad"] for c in cards],

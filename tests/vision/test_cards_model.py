@@ -445,3 +445,27 @@ def test_two_cards_in_one_outline_need_the_cnn_itself_sure_of_both(monkeypatch):
     lifted = {**king, "own_confidence": 0.90}
     assert [card for card, _ in _cards_from([ten, lifted], monkeypatch)] == [None]
     assert sorted(card for card, _ in _cards_from([ten, king], monkeypatch)) == ["KD", "TD"]
+
+
+def test_a_reading_of_a_card_named_by_its_own_group_does_not_veto(monkeypatch):
+    """A two of hearts read sure at its index and, paired with it as its other corner, a reading of
+    the six of clubs (0.95, the MLPs 0.14), a card a group of its own names surely elsewhere: the
+    two is named (the six, read sure at two places, is not).  A reading of a card named nowhere
+    else still vetoes: the two is then not named."""
+    two = _reading("2H", (100, 100), (0, 1), blobs=(1, 2))
+    six_here = _reading("6C", _far_corner(two), (0, -1), confidence=0.95, mlp_p=0.14, blobs=(3, 4))
+    six = _reading("6C", (400, 100), (0, 1), blobs=(5, 6))
+    assert "2H" in [card for card, _ in _cards_from([two, six_here, six], monkeypatch)]
+    assert "2H" not in [card for card, _ in _cards_from([two, six_here], monkeypatch)]
+    monkeypatch.setattr(C, "CLAIMED_ELSEWHERE", False)
+    assert "2H" not in [card for card, _ in _cards_from([two, six_here, six], monkeypatch)]
+
+
+def test_the_same_card_named_twice_over_one_outline_is_reported_once():
+    a = {"card": "TH", "face": "up", "confidence": 1.0, "quad": np.array([[0, 0], [60, 0], [60, 90], [0, 90]], float)}
+    b = {**a, "confidence": 0.97, "quad": a["quad"] + (10, 5)}
+    far = {**a, "card": "TH", "confidence": 0.99, "quad": a["quad"] + (300, 0)}
+    other = {**a, "card": "2C", "confidence": 0.98, "quad": a["quad"] + (12, 0)}
+    unnamed = {**a, "card": None, "confidence": 0.5}
+    kept = C._one_report_per_card([b, a, far, other, unnamed])
+    assert [c["confidence"] for c in kept] == [1.0, 0.99, 0.98, 0.5]

@@ -269,3 +269,32 @@ def test_a_guess_from_crowded_glyphs_at_the_other_corner_does_not_veto_a_sure_ca
     found = find_cards(img)
     assert_never_wrong(found, truth)
     assert card in named(found)
+
+
+@pytest.mark.parametrize("seed, deck, card", [(3_124_842, "rheinland", "2H"), (3_125_018, "dondorf", "KS"),
+                                              (3_124_821, "dondorf", "QS")])
+def test_a_reading_of_a_card_named_elsewhere_does_not_veto(seed, deck, card, monkeypatch):
+    """Tuning scenes, a meld and two fans: an index-only card read sure (0.996-1.0) at its corner was
+    paired with a reading of the card lying beside it (its index, 0.94-1.0), as one card's two
+    corners that disagree, and was not named.  That card is named by a group of its own, and a
+    pack has each card once: the reading says nothing against this card, which is named.  With
+    the rule off (CLAIMED_ELSEWHERE) the card is not named: the scene shows what the rule does."""
+    img, truth = _tuning_scene(seed, deck)
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert card in named(found)
+    monkeypatch.setattr("vision.cards.CLAIMED_ELSEWHERE", False)
+    assert card not in named(find_cards(img))
+
+
+def test_one_card_placed_twice_is_reported_once(monkeypatch):
+    """Tuning scene 3 124 842 (rheinland, a meld): the ten of hearts is placed from its index and again
+    from the glyphs beside it, two outlines over one card.  It is reported once; every card named
+    is on the table and no card is named twice.  Without the rule, the ten is reported twice."""
+    img, truth = _tuning_scene(3_124_842, "rheinland")
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert named(found).count("TH") == 1
+    assert len(named(found)) == len(set(named(found)))
+    monkeypatch.setattr("vision.cards._one_report_per_card", lambda cards: cards)
+    assert named(find_cards(img)).count("TH") == 2
