@@ -641,16 +641,18 @@ def _without_claimed_elsewhere(groups: list[list[dict]], threshold: float) -> li
     group names by itself, surely.  A pack has each card once: that reading is the other card's
     index lying beside this card's corner (a meld, a fan: the readings were paired as one card's two
     corners), or a misread; either way it says nothing against the card this group's other reading
-    names, which is then named, or not, as any card read at one corner.  On 1 200 tuning scenes:
-    five more index-only cards named, none wrongly."""
+    names, which is then named as any card read sure at one corner (when that reading is not sure,
+    the group stays whole: two readings place an unnamed card better than one).  On 1 200 tuning
+    scenes: five more index-only cards named, none wrongly."""
     claims = [(g[0]["card"], g) for g in groups if len({r["card"] for r in g}) == 1
               and _could_name(max(g, key=lambda r: r["confidence"]), threshold)]
     out = []
     for g in groups:
         if len(g) == 2 and g[0]["card"] != g[1]["card"]:
             claimed = [r for r in g if any(card == r["card"] and other is not g for card, other in claims)]
-            if len(claimed) == 1:
-                out.append([r for r in g if r is not claimed[0]])
+            rest = [r for r in g if r is not claimed[0]] if len(claimed) == 1 else []
+            if rest and _could_name(rest[0], threshold):
+                out.append(rest)
                 continue
         out.append(g)
     return out
