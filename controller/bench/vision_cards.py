@@ -15,7 +15,8 @@ Recall: truth cards read with the right identity.  Wrong identity: detections
 naming a card other than one under them (counted against the topmost card
 there).  Precision: right / all named detections.  Reports where no card lies:
 detections of any kind (named, unnamed, face down) whose centre lies on no card,
-of all detections (a card-shaped window of a patterned cloth, say).  Scoring runs in two
+of all detections (a card-shaped window of a patterned cloth, say).  Wrong side: detections
+on a card (the topmost under their centre, at least 90 % in view) reporting the other face.  Scoring runs in two
 processes; the time per 1280x720 frame is then measured on the first 100
 scenes, the process pinned to one CPU core, OpenCV and OpenBLAS single-threaded.
 """
@@ -62,6 +63,10 @@ def score_scene(truth: dict, found: list[dict]) -> dict:
         under = [i for i, tc in enumerate(cards) if _inside(tc["quad"], centre)]
         if not under:
             counts["no_card"] += 1
+        elif cards[max(under)]["visible"] >= 0.9 and f["face"] != cards[max(under)]["face"]:
+            # the card on top, nearly all in view, reported the other side up (a court's full
+            # picture taken for a back, a back's pale pattern for paper)
+            counts[f"{cards[max(under)]['face']}_called_{f['face']}"] += 1
         if f["card"] is None:
             continue
         counts["named"] += 1
@@ -179,6 +184,10 @@ def report(res: dict, seeds) -> str:
               f"Time per frame (`find_cards` on the first {res['timed']} scenes, the process pinned to one core, "
               f"OpenCV and OpenBLAS single-threaded): median {percentile(t, 50):.1f} ms, "
               f"95th percentile {percentile(t, 95):.1f} ms, max {max(t):.1f} ms.",
+              "",
+              f"Reports of the wrong side (on a card on top, at least 90 % in view): face-up cards reported face "
+              f"down {res['groups']['all']['up_called_down']}, face-down cards reported face up "
+              f"{res['groups']['all']['down_called_up']}.",
               "",
               "Targets: full face-up recall >= 99.5% with wrong identity <= 0.1%; index-only recall >= 97% with "
               "wrong identity <= 0.3%; face-down found >= 99%; median <= 50 ms."]

@@ -49,3 +49,19 @@ def test_card_scoring_counts_reports_where_no_card_lies():
     c = score_scene(truth, found)
     assert (c["full_right"], c["full_wrong"], c["down_right"]) == (1, 1, 1)
     assert (c["reports"], c["no_card"]) == (4, 1)
+    assert c["up_called_down"] == 0 and c["down_called_up"] == 0
+
+
+def test_card_scoring_counts_reports_of_the_wrong_side():
+    """A face-up king reported face down and a back reported face up (unnamed) count as the wrong
+    side; a report on a card mostly hidden under another does not."""
+    from controller.bench.vision_cards import score_scene
+    square = lambda x: [[x, 0], [x + 50, 0], [x + 50, 70], [x, 70]]
+    truth = {"cards": [{"card": "KH", "face": "up", "visible": 1.0, "index_visible": True, "quad": square(0)},
+                       {"card": "3C", "face": "down", "visible": 1.0, "index_visible": False, "quad": square(100)},
+                       {"card": "4C", "face": "up", "visible": 0.3, "index_visible": True, "quad": square(200)}]}
+    found = [{"card": None, "face": "down", "quad": square(1)},
+             {"card": None, "face": "up", "quad": square(101)},
+             {"card": None, "face": "down", "quad": square(201)}]
+    c = score_scene(truth, found)
+    assert (c["up_called_down"], c["down_called_up"]) == (1, 1)
