@@ -75,7 +75,6 @@ DISAGREE_IGNORED = 0.4    # a reading this unsure does not veto the other corner
 CNN_GATE = 0.1            # hypotheses the MLP gives at least this p(index) are read by the CNN too
 CNN_WEIGHT = 1.0          # the CNN's share of the combined probabilities (the MLP only chooses what it reads)
 AGREE_CNN, AGREE_MLP = 0.5, 0.95  # a reading the CNN gives this and the MLP this: both opinions count
-AGREE_MLP_CLEAR = 0.7     # ... the MLP's share for a reading of glyphs standing clear (not crowded)
 CLAIMED_ELSEWHERE = True        # a reading naming a card another group names surely does not veto (see below)
 SPLIT_CONFIDENT = 0.98    # two different readings both this sure are two cards, not one card's corners
 CORNER_FIT = 0.13         # ... unless each lies this close to where the other puts the card's opposite corner
@@ -752,7 +751,7 @@ def read_indices(work: np.ndarray, model: CardModel, cnn=None, keep=None) -> lis
         sk = int(np.argmax(ps[k]))
         conf = own = float(pr[k, rk] / max(1e-9, p_index[k]) * ps[k, sk] * min(1.0, p_index[k] / 0.9))
         mlp_p = float(mlp_rank[k, rk] * mlp_suit[k, sk])
-        if cnn is not None and conf >= AGREE_CNN and mlp_p >= (AGREE_MLP if cand.crowded[k] else AGREE_MLP_CLEAR):
+        if cnn is not None and conf >= AGREE_CNN and mlp_p >= AGREE_MLP:
             # two readers, one from the pixels and one from their gradients, name the same card
             conf = 1.0 - (1.0 - conf) * (1.0 - mlp_p)
         out.append({"centre": cand.centre[k], "down": cand.down[k], "scale": float(cand.scale[k]),
