@@ -15,9 +15,9 @@ Recall: truth cards read with the right identity.  Wrong identity: detections
 naming a card other than one under them (counted against the topmost card
 there).  Precision: right / all named detections.  Reports where no card lies:
 detections of any kind (named, unnamed, face down) whose centre lies on no card,
-of all detections (a card-shaped window of a patterned cloth, say).  Wrong side: detections
-on a card (the topmost under their centre, at least 90 % in view) reporting the other face.  Scoring runs in two
-processes; the time per 1280x720 frame is then measured on the first 100
+of all detections (a card-shaped window of a patterned cloth, say).  Wrong side:
+detections on a card (the topmost under their centre, at least 90 % in view) reporting
+the other face.  Scoring runs in two processes; the time per 1280x720 frame is then measured on the first 100
 scenes, the process pinned to one CPU core, OpenCV and OpenBLAS single-threaded.
 """
 
@@ -63,10 +63,10 @@ def score_scene(truth: dict, found: list[dict]) -> dict:
         under = [i for i, tc in enumerate(cards) if _inside(tc["quad"], centre)]
         if not under:
             counts["no_card"] += 1
-        elif cards[max(under)]["visible"] >= 0.9 and f["face"] != cards[max(under)]["face"]:
+        elif cards[max(under)]["visible"] >= 0.9 and f["face"] != (top_face := cards[max(under)]["face"]):
             # the card on top, nearly all in view, reported the other side up (a court's full
             # picture taken for a back, a back's pale pattern for paper)
-            counts[f"{cards[max(under)]['face']}_called_{f['face']}"] += 1
+            counts[f"{top_face}_called_{f['face']}"] += 1
         if f["card"] is None:
             continue
         counts["named"] += 1
