@@ -662,20 +662,14 @@ def _one_report_per_card(cards: list[dict]) -> list[dict]:
     """``cards`` without the less sure of two reports naming the same card whose outlines overlap
     (one's centre inside the other's): one card placed twice, from its index and from a glyph
     beside it (a pip, the other half of a ten).  Seen in 2 of 600 tuning scenes."""
-    dropped = set()
-    order = sorted(range(len(cards)), key=lambda i: -cards[i]["confidence"])
-    for n, i in enumerate(order):
-        c = cards[i]
-        if c["card"] is None:
-            continue
-        for j in order[:n]:
-            k = cards[j]
-            if j not in dropped and k["card"] == c["card"] and (
-                    _inside(k["quad"], np.mean(c["quad"], axis=0), shrink=1.0)
-                    or _inside(c["quad"], np.mean(k["quad"], axis=0), shrink=1.0)):
-                dropped.add(i)
-                break
-    return [c for i, c in enumerate(cards) if i not in dropped]
+    kept: list[dict] = []
+    for c in sorted(cards, key=lambda c: -c["confidence"]):
+        if c["card"] is None or not any(
+                k["card"] == c["card"] and (_inside(k["quad"], np.mean(c["quad"], axis=0), shrink=1.0)
+                                            or _inside(c["quad"], np.mean(k["quad"], axis=0), shrink=1.0))
+                for k in kept):
+            kept.append(c)
+    return [c for c in cards if any(c is k for k in kept)]
 
 
 def _corners_of_one_card(a: dict, b: dict, tolerance: float = CORNER_FIT) -> bool:

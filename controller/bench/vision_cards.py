@@ -17,8 +17,9 @@ there).  Precision: right / all named detections.  Reports where no card lies:
 detections of any kind (named, unnamed, face down) whose centre lies on no card,
 of all detections (a card-shaped window of a patterned cloth, say).  Wrong side:
 detections on a card (the topmost under their centre, at least 90 % in view) reporting
-the other face.  Scoring runs in two processes; the time per 1280x720 frame is then measured on the first 100
-scenes, the process pinned to one CPU core, OpenCV and OpenBLAS single-threaded.
+the other face.  Scoring runs in two processes; the time per 1280x720 frame is then
+measured on the first 100 scenes, the process pinned to one CPU core, OpenCV and
+OpenBLAS single-threaded.
 """
 
 from __future__ import annotations
