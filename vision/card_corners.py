@@ -122,8 +122,8 @@ def name_from_corners(readings: list[dict], threshold: float, named: set, disagr
         card = None          # another card read at its corners: two opinions, no name
     elif best["confidence"] < threshold and not (len(corners) == 2 and conf >= threshold):
         card = None
-    elif all(r["crowded"] and r["mlp_p"] < crowded_confirm for r in same):
-        card = None          # cut or misjoined glyphs the MLPs do not confirm
+    elif all(r["crowded"] and r["mlp_p"] < crowded_confirm and not r["steady"] for r in same):
+        card = None          # cut or misjoined glyphs the MLPs do not confirm (nor moved patches)
     elif card in named:
         card = None          # a pack has each card once: named elsewhere already
     return card, round(conf, 4), best["corner"]

@@ -33,7 +33,8 @@ How it works (details and limits in docs/vision.md):
    predicted outline (decks differ from the median geometry).  A reading below
    ``threshold`` also gives ``card: None``: the camera abstains rather than
    guesses.  So does a card named only by readings of crowded glyphs (which may
-   be cut by a card lying over them) that the MLPs do not confirm, and a card
+   be cut by a card lying over them) that the MLPs do not confirm, nor the CNN
+   reading the same card in patches moved a little (``_mark_steady``), and a card
    read sure at another place too (a pack has each card once): outside its
    outline, or turned against its only reading on the same long side (a deck
    printing four indices, the outline placed from the wrong one).
@@ -99,6 +100,12 @@ MIN_BLOB, MAX_BLOB = 5, 48
 MAX_DENSITY = 0.3          # a blob with more ink than this round it (a share of a box twice its size) is pattern
 CROWDED_DENSITY = 0.2      # ... one with more than this has something dark beside it (a card's edge, a pip)
 CROWDED_CONFIRM = 0.5      # a reading resting on crowded glyphs needs at least this probability from the MLP too
+STEADY = True              # ... or the CNN's reading of it kept under small shifts, turns and scalings (below)
+STEADY_MIN = 0.95          # the CNN's probability of the card in each moved patch, at least
+STEADY_MLP = 0.1           # ... and the MLPs' at least this (they do not read it as another card outright)
+STEADY_MOVES = ((0.15, 0.0, 1.0, 0.0), (-0.15, 0.0, 1.0, 0.0), (0.0, 0.15, 1.0, 0.0), (0.0, -0.15, 1.0, 0.0),
+                (0.0, 0.0, 0.88, 0.0), (0.0, 0.0, 1.12, 0.0), (0.0, 0.0, 1.0, -8.0), (0.0, 0.0, 1.0, 8.0))
+#                          (across, along: shares of the rank-suit distance; scale factor; turn in degrees)
 PAIR_SPAN = (0.55, 2.1)    # a rank and its suit lie this far apart, in units of the larger glyph
 PAIR_SLACK = 3.0          # ... plus this many pixels (blur shrinks small glyphs at the ink cut)
 REPEATED_SHAPE = 8         # a blob shape seen this often in one picture is a printed cloth
@@ -752,9 +759,44 @@ def read_indices(work: np.ndarray, model: CardModel, cnn=None, keep=None) -> lis
                     "blobs": set(int(v) for v in cand.blobs[k]),
                     "p_index": float(p_index[k]), "card": RANK_CLASSES[rk] + SUIT_CLASSES[sk],
                     "confidence": conf, "own_confidence": own, "mlp_p": mlp_p,
-                    "crowded": bool(cand.crowded[k]),
+                    "crowded": bool(cand.crowded[k]), "steady": False,
                     "quad": _card_quad(cand.centre[k], cand.down[k], cand.scale[k], model.geometry)})
-    return _nms(out)
+    out = _nms(out)
+    if cnn is not None and STEADY:
+        _mark_steady(work, [r for r in out if r["crowded"] and STEADY_MLP <= r["mlp_p"] < CROWDED_CONFIRM
+                            and r["confidence"] >= MIN_REPORTED], cnn)
+    return out
+
+
+def _mark_steady(work: np.ndarray, readings: list[dict], cnn) -> None:
+    """Mark ``steady`` the readings the CNN reads as the same card, with at least STEADY_MIN, in
+    every patch of STEADY_MOVES (moved across or along the index, scaled, turned).
+
+    A reading resting on crowded glyphs (another card's edge across them, a pip joined to one) may
+    be a cut or misjoined glyph read as another: such a misread rests on the exact cut of the patch
+    and changes when the patch moves a little, where a true index, however crowded, keeps its
+    reading.  The MLPs' agreement (``CROWDED_CONFIRM``) is the other way to confirm such a reading;
+    on the held-out packs, whose glyphs the MLPs read less well, it often fails on a true index."""
+    if not readings:
+        return
+    centres, downs, scales = [], [], []
+    for r in readings:
+        down, scale = np.asarray(r["down"], float), r["scale"]
+        across = right_of(down)
+        for shift_across, shift_along, factor, degrees in STEADY_MOVES:
+            t = np.deg2rad(degrees)
+            centres.append(r["centre"] + scale * (shift_across * across + shift_along * down))
+            downs.append([down[0] * np.cos(t) - down[1] * np.sin(t), down[0] * np.sin(t) + down[1] * np.cos(t)])
+            scales.append(scale * factor)
+    x, kept = cnn_input(_patches(work, np.array(centres), np.array(downs), np.array(scales)))
+    p = np.zeros(len(scales))
+    if len(kept):
+        pr, ps = cnn.predict(x)
+        rank = np.array([RANK_CLASSES.index(r["card"][0]) for r in readings]).repeat(len(STEADY_MOVES))[kept]
+        suit = np.array([SUIT_CLASSES.index(r["card"][1]) for r in readings]).repeat(len(STEADY_MOVES))[kept]
+        p[kept] = pr[np.arange(len(kept)), rank] * ps[np.arange(len(kept)), suit]
+    for r, moved in zip(readings, p.reshape(len(readings), len(STEADY_MOVES))):
+        r["steady"] = bool(moved.min() >= STEADY_MIN)
 
 
 def find_cards(image: np.ndarray, threshold: float | None = None, model: CardModel | None = None,
@@ -918,9 +960,10 @@ def _on_top_ratio(reading: dict) -> float:
 
 
 def _unconfirmed_crowded(reading: dict) -> bool:
-    """Whether a reading rests on crowded glyphs (cut or misjoined) that the MLPs do not read the
-    same way: such a reading never names a card by itself."""
-    return reading["crowded"] and reading["mlp_p"] < CROWDED_CONFIRM
+    """Whether a reading rests on crowded glyphs (cut or misjoined) that neither the MLPs read the
+    same way nor the CNN keeps in moved patches (``_mark_steady``): such a reading never names a
+    card by itself."""
+    return reading["crowded"] and reading["mlp_p"] < CROWDED_CONFIRM and not reading["steady"]
 
 
 def _could_name(reading: dict, threshold: float) -> bool:

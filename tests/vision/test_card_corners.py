@@ -35,7 +35,7 @@ def test_both_corners_are_read_upright_where_the_index_is(real_deck, angle):
 
 
 def reading(card, conf, corner=0, crowded=False, mlp_p=1.0):
-    return {"card": card, "confidence": conf, "corner": corner, "crowded": crowded, "mlp_p": mlp_p}
+    return {"card": card, "confidence": conf, "corner": corner, "crowded": crowded, "mlp_p": mlp_p, "steady": False}
 
 
 def name(readings, named=()):

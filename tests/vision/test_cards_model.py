@@ -63,12 +63,12 @@ def test_shipped_model_has_several_networks():
     assert len(C.load_model().members) >= 2
 
 
-def _reading(card, centre, down, confidence=1.0, scale=10.0, blobs=(), crowded=False, mlp_p=1.0):
+def _reading(card, centre, down, confidence=1.0, scale=10.0, blobs=(), crowded=False, mlp_p=1.0, steady=False):
     geometry = np.array([-0.6, -1.4, 6.5, 9.6])
     centre, down = np.asarray(centre, float), np.asarray(down, float)
     return {"card": card, "centre": centre, "down": down, "scale": scale, "confidence": confidence,
             "own_confidence": confidence,
-            "blobs": set(blobs), "crowded": crowded, "mlp_p": mlp_p,
+            "blobs": set(blobs), "crowded": crowded, "mlp_p": mlp_p, "steady": steady,
             "quad": C._card_quad(centre, down, scale, geometry)}
 
 
@@ -162,12 +162,46 @@ def test_a_four_index_decks_third_index_does_not_place_the_card(monkeypatch):
     assert np.allclose(found[0][1], top_left["quad"].mean(axis=0), atol=1.0)
 
 
-@pytest.mark.parametrize("crowded, mlp_p, named", [(True, 0.3, None), (True, 0.9, "7S"), (False, 0.1, "7S")])
-def test_a_reading_of_crowded_glyphs_needs_the_mlps_agreement(monkeypatch, crowded, mlp_p, named):
+@pytest.mark.parametrize("crowded, mlp_p, steady, named", [(True, 0.3, False, None), (True, 0.9, False, "7S"),
+                                                            (False, 0.1, False, "7S"), (True, 0.3, True, "7S")])
+def test_a_reading_of_crowded_glyphs_needs_the_mlps_agreement(monkeypatch, crowded, mlp_p, steady, named):
     """Glyphs with ink crowding them may be cut by a card lying across them (a heart's point cut
-    off reads as a diamond): the CNN's sure reading is named only if the MLPs give it even odds."""
-    reading = _reading("7S", (200, 200), (0, 1), crowded=crowded, mlp_p=mlp_p)
+    off reads as a diamond): the CNN's sure reading is named only if the MLPs give it even odds,
+    or if it is ``steady`` (the CNN reads the same card in patches moved a little)."""
+    reading = _reading("7S", (200, 200), (0, 1), crowded=crowded, mlp_p=mlp_p, steady=steady)
     assert [card for card, _ in _cards_from([reading], monkeypatch)] == [named]
+
+
+class _FixedCNN:
+    """A stand-in for the CNN: the probability of the seven of spades given, patch by patch."""
+
+    def __init__(self, p_card):
+        self.p_card, self.calls = list(p_card), []
+
+    def predict(self, x):
+        n = len(x)
+        self.calls.append(n)
+        pr = np.zeros((n, len(C.RANK_CLASSES)))
+        ps = np.zeros((n, len(C.SUIT_CLASSES)))
+        pr[:, C.RANK_CLASSES.index("7")] = self.p_card[:n]
+        pr[:, C.RANK_CLASSES.index("8")] = 1 - np.asarray(self.p_card[:n])
+        ps[:, C.SUIT_CLASSES.index("S")] = 1.0
+        return pr, ps
+
+
+@pytest.mark.parametrize("weakest, steady", [(0.96, True), (0.6, False)])
+def test_a_reading_is_steady_only_if_every_moved_patch_reads_its_card(weakest, steady):
+    """``_mark_steady`` reads each of STEADY_MOVES' patches of the reading (one batch) and marks it
+    steady only when the CNN gives its card STEADY_MIN or more in every one of them."""
+    img = np.full((200, 200, 3), 240, np.uint8)
+    cv2.putText(img, "7", (92, 100), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (20, 20, 20), 2)
+    cv2.circle(img, (98, 110), 4, (20, 20, 20), -1)
+    reading = _reading("7S", (98, 102), (0, 1), scale=10.0, crowded=True, mlp_p=0.3)
+    moves = len(C.STEADY_MOVES)
+    cnn = _FixedCNN([0.99] * (moves - 1) + [weakest])
+    C._mark_steady(img, [reading], cnn)
+    assert cnn.calls == [moves]
+    assert reading["steady"] is steady
 
 
 def _paper_with(draw) -> np.ndarray:

@@ -298,3 +298,31 @@ def test_one_card_placed_twice_is_reported_once(monkeypatch):
     assert len(named(found)) == len(set(named(found)))
     monkeypatch.setattr("vision.cards._one_report_per_card", lambda cards: cards)
     assert named(find_cards(img)).count("TH") == 2
+
+
+@pytest.mark.parametrize("seed, deck, card", [(3_128_620, "paris", "JS"), (3_128_724, "simplistic", "QC")])
+def test_a_crowded_reading_the_cnn_keeps_under_small_moves_names_its_card(seed, deck, card, monkeypatch):
+    """Dev scenes, two fans: an index-only card read sure by the CNN from glyphs another card's edge
+    crowds, which the MLPs give 0.1-0.5 (under CROWDED_CONFIRM).  The CNN reads the same card, 0.95
+    or more, in each of the eight patches moved a little (shifted, scaled, turned; STEADY_MOVES), so
+    the reading is confirmed and the card named.  With the check off (STEADY) it is not named."""
+    img, truth = _tuning_scene(seed, deck)
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert card in named(found)
+    monkeypatch.setattr("vision.cards.STEADY", False)
+    assert card not in named(find_cards(img))
+
+
+def test_a_steady_misread_the_mlps_reject_outright_stays_unnamed(monkeypatch):
+    """Dev scene 3 127 974 (bellot, a meld on a white cloth under glare): the ten of hearts' "0" and
+    heart, apart from its "1", read as a queen of hearts by the CNN, 0.99 or more in every moved
+    patch: a glyph misread the same way wherever the patch lies.  The MLPs give it 0.03; a reading
+    they give less than STEADY_MLP (0.1) is not confirmed by steadiness, and no card is named wrong.
+    With that bar at 0 the queen is named (the check alone would have let the misread through)."""
+    img, truth = _tuning_scene(3_127_974, "bellot")
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert "QH" not in named(found)
+    monkeypatch.setattr("vision.cards.STEADY_MLP", 0.0)
+    assert "QH" in named(find_cards(img))
