@@ -34,7 +34,7 @@ How it works (details and limits in docs/vision.md):
    ``threshold`` also gives ``card: None``: the camera abstains rather than
    guesses.  So does a card named only by readings of crowded glyphs (which may
    be cut by a card lying over them) that the MLPs do not confirm, nor the CNN
-   reading the same card in patches moved a little (``_mark_steady``), and a card
+   reading the same card in patches moved a little (``_read_moved``), and a card
    read sure at another place too (a pack has each card once): outside its
    outline, or turned against its only reading on the same long side (a deck
    printing four indices, the outline placed from the wrong one).
@@ -106,6 +106,8 @@ STEADY_MLP = 0.1           # ... and the MLPs' at least this (they do not read i
 STEADY_MOVES = ((0.15, 0.0, 1.0, 0.0), (-0.15, 0.0, 1.0, 0.0), (0.0, 0.15, 1.0, 0.0), (0.0, -0.15, 1.0, 0.0),
                 (0.0, 0.0, 0.88, 0.0), (0.0, 0.0, 1.12, 0.0), (0.0, 0.0, 1.0, -8.0), (0.0, 0.0, 1.0, 8.0))
 #                          (across, along: shares of the rank-suit distance; scale factor; turn in degrees)
+MOVED_SURE = 0.85          # a reading under the threshold the CNN gives this in the mean of its moved patches ...
+MOVED_UNSURE = 0.5         # ... from this confidence up, counts them as a second opinion (0: off; see _read_moved)
 PAIR_SPAN = (0.55, 2.1)    # a rank and its suit lie this far apart, in units of the larger glyph
 PAIR_SLACK = 3.0          # ... plus this many pixels (blur shrinks small glyphs at the ink cut)
 REPEATED_SHAPE = 8         # a blob shape seen this often in one picture is a printed cloth
@@ -762,28 +764,40 @@ def read_indices(work: np.ndarray, model: CardModel, cnn=None, keep=None) -> lis
                     "crowded": bool(cand.crowded[k]), "steady": False,
                     "quad": _card_quad(cand.centre[k], cand.down[k], cand.scale[k], model.geometry)})
     out = _nms(out)
-    if cnn is not None and STEADY:
-        _mark_steady(work, [r for r in out if r["crowded"] and STEADY_MLP <= r["mlp_p"] < CROWDED_CONFIRM
-                            and r["confidence"] >= MIN_REPORTED], cnn)
+    if cnn is not None:
+        _read_moved(work, out, cnn)
     return out
 
 
-def _mark_steady(work: np.ndarray, readings: list[dict], cnn) -> None:
-    """Mark ``steady`` the readings the CNN reads as the same card, with at least STEADY_MIN, in
-    every patch of STEADY_MOVES (moved across or along the index, scaled, turned).
+def _read_moved(work: np.ndarray, readings: list[dict], cnn) -> None:
+    """Read again, by the CNN, the patches of some readings moved a little (STEADY_MOVES: shifted
+    across or along the index, scaled, turned), and from them:
 
-    A reading resting on crowded glyphs (another card's edge across them, a pip joined to one) may
-    be a cut or misjoined glyph read as another: such a misread rests on the exact cut of the patch
-    and changes when the patch moves a little, where a true index, however crowded, keeps its
-    reading.  The MLPs' agreement (``CROWDED_CONFIRM``) is the other way to confirm such a reading;
-    on the held-out packs, whose glyphs the MLPs read less well, it often fails on a true index."""
-    if not readings:
+    - mark ``steady`` a reading resting on crowded glyphs that the MLPs do not confirm (but do not
+      reject outright, STEADY_MLP) when the CNN gives its card at least STEADY_MIN in every moved
+      patch.  Crowded glyphs (another card's edge across them, a pip joined to one) may be cut or
+      misjoined and read as another card: such a misread mostly rests on the exact cut of the
+      patch and changes when the patch moves, where a true index keeps its reading.  The MLPs'
+      agreement (``CROWDED_CONFIRM``) is the other way to confirm it; on the held-out packs, whose
+      glyphs the MLPs read less well, it often fails on a true index.
+    - with ``MOVED_SURE``, count the moved patches as a second opinion on a reading under the
+      threshold (from ``MOVED_UNSURE``) that the MLPs do not reject outright: when the CNN's mean
+      probability of its card over its own patch and the moved ones is MOVED_SURE or more, the
+      confidence becomes 1 - (1 - confidence) x (1 - that mean).  A blurred or small index read
+      a little off its centre is read better from some of the moved patches."""
+    unconfirmed = [r for r in readings if STEADY and r["crowded"] and STEADY_MLP <= r["mlp_p"] < CROWDED_CONFIRM
+                   and r["confidence"] >= MIN_REPORTED]
+    unsure = [r for r in readings if MOVED_SURE and MOVED_UNSURE <= r["confidence"] < DEFAULT_THRESHOLD
+              and r["mlp_p"] >= STEADY_MLP]
+    chosen = list({id(r): r for r in unconfirmed + unsure}.values())
+    if not chosen:
         return
+    moves = ((0.0, 0.0, 1.0, 0.0),) + STEADY_MOVES
     centres, downs, scales = [], [], []
-    for r in readings:
+    for r in chosen:
         down, scale = np.asarray(r["down"], float), r["scale"]
         across = right_of(down)
-        for shift_across, shift_along, factor, degrees in STEADY_MOVES:
+        for shift_across, shift_along, factor, degrees in moves:
             t = np.deg2rad(degrees)
             centres.append(r["centre"] + scale * (shift_across * across + shift_along * down))
             downs.append([down[0] * np.cos(t) - down[1] * np.sin(t), down[0] * np.sin(t) + down[1] * np.cos(t)])
@@ -792,11 +806,16 @@ def _mark_steady(work: np.ndarray, readings: list[dict], cnn) -> None:
     p = np.zeros(len(scales))
     if len(kept):
         pr, ps = cnn.predict(x)
-        rank = np.array([RANK_CLASSES.index(r["card"][0]) for r in readings]).repeat(len(STEADY_MOVES))[kept]
-        suit = np.array([SUIT_CLASSES.index(r["card"][1]) for r in readings]).repeat(len(STEADY_MOVES))[kept]
+        rank = np.array([RANK_CLASSES.index(r["card"][0]) for r in chosen]).repeat(len(moves))[kept]
+        suit = np.array([SUIT_CLASSES.index(r["card"][1]) for r in chosen]).repeat(len(moves))[kept]
         p[kept] = pr[np.arange(len(kept)), rank] * ps[np.arange(len(kept)), suit]
-    for r, moved in zip(readings, p.reshape(len(readings), len(STEADY_MOVES))):
-        r["steady"] = bool(moved.min() >= STEADY_MIN)
+    p = p.reshape(len(chosen), len(moves))
+    unconfirmed_ids, unsure_ids = {id(r) for r in unconfirmed}, {id(r) for r in unsure}
+    for r, read in zip(chosen, p):
+        if id(r) in unconfirmed_ids:
+            r["steady"] = bool(read[1:].min() >= STEADY_MIN)
+        if id(r) in unsure_ids and read.mean() >= MOVED_SURE:
+            r["confidence"] = 1.0 - (1.0 - r["confidence"]) * (1.0 - float(read.mean()))
 
 
 def find_cards(image: np.ndarray, threshold: float | None = None, model: CardModel | None = None,
@@ -961,7 +980,7 @@ def _on_top_ratio(reading: dict) -> float:
 
 def _unconfirmed_crowded(reading: dict) -> bool:
     """Whether a reading rests on crowded glyphs (cut or misjoined) that neither the MLPs read the
-    same way nor the CNN keeps in moved patches (``_mark_steady``): such a reading never names a
+    same way nor the CNN keeps in moved patches (``_read_moved``): such a reading never names a
     card by itself."""
     return reading["crowded"] and reading["mlp_p"] < CROWDED_CONFIRM and not reading["steady"]
 

@@ -189,19 +189,38 @@ class _FixedCNN:
         return pr, ps
 
 
-@pytest.mark.parametrize("weakest, steady", [(0.96, True), (0.6, False)])
-def test_a_reading_is_steady_only_if_every_moved_patch_reads_its_card(weakest, steady):
-    """``_mark_steady`` reads each of STEADY_MOVES' patches of the reading (one batch) and marks it
-    steady only when the CNN gives its card STEADY_MIN or more in every one of them."""
+def _index_picture():
     img = np.full((200, 200, 3), 240, np.uint8)
     cv2.putText(img, "7", (92, 100), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (20, 20, 20), 2)
     cv2.circle(img, (98, 110), 4, (20, 20, 20), -1)
+    return img
+
+
+@pytest.mark.parametrize("weakest, steady", [(0.96, True), (0.6, False)])
+def test_a_reading_is_steady_only_if_every_moved_patch_reads_its_card(weakest, steady):
+    """``_read_moved`` reads the reading's own patch and each of STEADY_MOVES' (one batch) and marks
+    a crowded reading the MLPs do not confirm steady only when the CNN gives its card STEADY_MIN or
+    more in every moved patch.  Its confidence (sure already) is left as it was."""
     reading = _reading("7S", (98, 102), (0, 1), scale=10.0, crowded=True, mlp_p=0.3)
-    moves = len(C.STEADY_MOVES)
+    moves = len(C.STEADY_MOVES) + 1
     cnn = _FixedCNN([0.99] * (moves - 1) + [weakest])
-    C._mark_steady(img, [reading], cnn)
+    C._read_moved(_index_picture(), [reading], cnn)
     assert cnn.calls == [moves]
     assert reading["steady"] is steady
+    assert reading["confidence"] == 1.0
+
+
+@pytest.mark.parametrize("mean, mlp_p, surer", [(0.9, 0.3, True), (0.8, 0.3, False), (0.9, 0.05, False)])
+def test_moved_patches_are_a_second_opinion_on_an_unsure_reading(mean, mlp_p, surer):
+    """A reading under the threshold that the MLPs do not reject outright (STEADY_MLP): when the
+    CNN's mean probability of its card over its own and the moved patches is MOVED_SURE or more,
+    the confidence becomes 1 - (1 - c)(1 - mean); otherwise it stays.  Not crowded: not marked steady."""
+    reading = _reading("7S", (98, 102), (0, 1), confidence=0.8, scale=10.0, mlp_p=mlp_p)
+    cnn = _FixedCNN([mean] * (len(C.STEADY_MOVES) + 1))
+    C._read_moved(_index_picture(), [reading], cnn)
+    expected = 1 - 0.2 * (1 - mean) if surer else 0.8
+    assert reading["confidence"] == pytest.approx(expected)
+    assert reading["steady"] is False
 
 
 def _paper_with(draw) -> np.ndarray:

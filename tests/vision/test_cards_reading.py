@@ -326,3 +326,17 @@ def test_a_steady_misread_the_mlps_reject_outright_stays_unnamed(monkeypatch):
     assert "QH" not in named(found)
     monkeypatch.setattr("vision.cards.STEADY_MLP", 0.0)
     assert "QH" in named(find_cards(img))
+
+
+@pytest.mark.parametrize("seed, deck, card", [(3_127_698, "bellot", "6C"), (3_127_930, "ornamental", "4S")])
+def test_moved_patches_make_an_unsure_index_reading_sure(seed, deck, card, monkeypatch):
+    """Dev scenes, a meld and a fan: an index-only card the CNN reads under the threshold from its
+    patch, and 0.85 or more in the mean over its patch and the eight moved ones (MOVED_SURE), the
+    MLPs not rejecting it: the moved patches count as a second opinion and the card is named.
+    With that off (MOVED_SURE 0) the card is not named."""
+    img, truth = _tuning_scene(seed, deck)
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert card in named(found)
+    monkeypatch.setattr("vision.cards.MOVED_SURE", 0)
+    assert card not in named(find_cards(img))
