@@ -234,6 +234,17 @@ def _tuning_scene(seed: int, deck: str):
     return render.render_card_scene(spec)
 
 
+def _named_by_the_rule_alone(seed, deck, card, monkeypatch, switch, off):
+    """A scene where ``card`` is named with the rule on, no card is named wrong, and with the
+    rule's switch (a constant of vision.cards) set to ``off`` the card is not named."""
+    img, truth = _tuning_scene(seed, deck)
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert card in named(found)
+    monkeypatch.setattr(f"vision.cards.{switch}", off)
+    assert card not in named(find_cards(img))
+
+
 @pytest.mark.parametrize("seed, card", [(3_100_148, "JS"), (3_100_100, "QD")])
 def test_a_court_card_lying_on_a_named_card_is_read(seed, card):
     """In these xskat-french meld rows (tuning scenes) a jack or queen lies over a number card
@@ -279,12 +290,7 @@ def test_a_reading_of_a_card_named_elsewhere_does_not_veto(seed, deck, card, mon
     corners that disagree, and was not named.  That card is named by a group of its own, and a
     pack has each card once: the reading says nothing against this card, which is named.  With
     the rule off (CLAIMED_ELSEWHERE) the card is not named: the scene shows what the rule does."""
-    img, truth = _tuning_scene(seed, deck)
-    found = find_cards(img)
-    assert_never_wrong(found, truth)
-    assert card in named(found)
-    monkeypatch.setattr("vision.cards.CLAIMED_ELSEWHERE", False)
-    assert card not in named(find_cards(img))
+    _named_by_the_rule_alone(seed, deck, card, monkeypatch, "CLAIMED_ELSEWHERE", False)
 
 
 def test_one_card_placed_twice_is_reported_once(monkeypatch):
@@ -306,12 +312,7 @@ def test_a_crowded_reading_the_cnn_keeps_under_small_moves_names_its_card(seed, 
     crowds, which the MLPs give 0.1-0.5 (under CROWDED_CONFIRM).  The CNN reads the same card, 0.95
     or more, in each of the eight patches moved a little (shifted, scaled, turned; STEADY_MOVES), so
     the reading is confirmed and the card named.  With the check off (STEADY) it is not named."""
-    img, truth = _tuning_scene(seed, deck)
-    found = find_cards(img)
-    assert_never_wrong(found, truth)
-    assert card in named(found)
-    monkeypatch.setattr("vision.cards.STEADY", False)
-    assert card not in named(find_cards(img))
+    _named_by_the_rule_alone(seed, deck, card, monkeypatch, "STEADY", False)
 
 
 def test_a_steady_misread_the_mlps_reject_outright_stays_unnamed(monkeypatch):
@@ -334,9 +335,4 @@ def test_moved_patches_make_an_unsure_index_reading_sure(seed, deck, card, monke
     patch, and 0.85 or more in the mean over its patch and the eight moved ones (MOVED_SURE), the
     MLPs not rejecting it: the moved patches count as a second opinion and the card is named.
     With that off (MOVED_SURE 0) the card is not named."""
-    img, truth = _tuning_scene(seed, deck)
-    found = find_cards(img)
-    assert_never_wrong(found, truth)
-    assert card in named(found)
-    monkeypatch.setattr("vision.cards.MOVED_SURE", 0)
-    assert card not in named(find_cards(img))
+    _named_by_the_rule_alone(seed, deck, card, monkeypatch, "MOVED_SURE", 0)
