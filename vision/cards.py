@@ -22,7 +22,8 @@ How it works (details and limits in docs/vision.md):
    vision/train_card_cnn.py), whose reading is the one kept (the MLPs' own
    probability of that card stays as a second opinion).  Confidence is
    p(rank) x p(suit); when the MLPs give the same card at least 0.95, both
-   opinions count.
+   opinions count, and so do, for a reading under the threshold, the CNN's
+   readings of its patch moved a little (``_read_moved``).
 3. Cards.  Readings predict their card's outline from the index geometry; two
    readings of the same card (its two index corners) are merged — if they
    disagree the card is reported with ``card: None``, unless both are sure
@@ -781,7 +782,7 @@ def _read_moved(work: np.ndarray, readings: list[dict], cnn) -> None:
       agreement (``CROWDED_CONFIRM``) is the other way to confirm it; on the held-out packs, whose
       glyphs the MLPs read less well, it often fails on a true index.
     - with ``MOVED_SURE``, count the moved patches as a second opinion on a reading under the
-      threshold (from ``MOVED_UNSURE``) that the MLPs do not reject outright: when the CNN's mean
+      default threshold (from ``MOVED_UNSURE``) that the MLPs do not reject outright: when the CNN's mean
       probability of its card over its own patch and the moved ones is MOVED_SURE or more, the
       confidence becomes 1 - (1 - confidence) x (1 - that mean).  A blurred or small index read
       a little off its centre is read better from some of the moved patches."""
