@@ -76,6 +76,9 @@ FRENCH_TRAIN_DECKS = ("drawn", "anglo", "ornamental", "plastic", "neoclassical",
 FRENCH_HELDOUT_DECKS = ("paris", "bellot", "dondorf", "simplistic", "berlin", "tigullio", "orell",
                         "anglo_modern")
 GERMAN_DECKS = ("xskat-german",)
+# Packs whose jacks, queens and kings print a suit sign in the corner and no rank letter: the
+# figure alone tells the rank, so such a card cannot be named from its index corner.
+RANKLESS_COURT_DECKS = ("guyenne-classic",)
 # Sheets whose layout is not a French 52-card index pack (Swiss, tarot, image-only aces).
 _NOT_FRENCH = {"swiss-xvii", "tarocco", "slavic_costumes", "tango_nuevo", "atlasnye_skat", "Атласные",
                "anglo_bitmap", "gnomangelo_bitmap", "anglo_modern_4_color", "neoclassical_4_color"}

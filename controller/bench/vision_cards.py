@@ -9,6 +9,9 @@ Categories (from the exact ground truth):
 - fully visible face-up cards: visible fraction >= 0.98;
 - index-only cards: face up, partly covered (visible < 0.98) with an index corner uncovered;
 - face-down cards: visible fraction >= 0.9.
+Court cards of packs that print no rank in the corner (``render.RANKLESS_COURT_DECKS``: a suit
+sign only, the figure tells the rank) stay in the first two categories and are also counted
+apart, so that the report can say how much of the index-only miss no index reader can close.
 A detection matches a truth card when its centre lies inside the card's outline
 (cards are unique within a scene, so identity decides between stacked cards).
 Recall: truth cards read with the right identity.  Wrong identity: detections
@@ -79,9 +82,13 @@ def score_scene(truth: dict, found: list[dict]) -> dict:
             top = max(under) if under else None
             c = cat[top] if top is not None else None
             counts[f"{c or 'other'}_wrong"] += 1
+    from vision.render import RANKLESS_COURT_DECKS
     for i, c in enumerate(cat):
         if c in ("full", "index") and i in right_ids:
             counts[f"{c}_right"] += 1
+        if c in ("full", "index") and cards[i].get("deck") in RANKLESS_COURT_DECKS and cards[i]["card"][0] in "JQK":
+            counts[f"{c}_rankless_total"] += 1
+            counts[f"{c}_rankless_right"] += int(i in right_ids)
         if c == "down":
             quad = cards[i]["quad"]
             if any(f["face"] == "down" and _inside(quad, centre) for f, centre in zip(found, centres)):
@@ -155,6 +162,18 @@ def _row(name: str, c: dict) -> str:
             f"{_pct(c['no_card'], c['reports'])} |")
 
 
+def _rankless_line(c: dict) -> str:
+    """The court cards whose corner prints no rank, and the recall without them."""
+    from vision.render import RANKLESS_COURT_DECKS
+    parts = []
+    for cat, name in (("full", "fully visible"), ("index", "index-only")):
+        n, r = c[f"{cat}_rankless_total"], c[f"{cat}_rankless_right"]
+        parts.append(f"{name} {n} (named {r}; recall of the others "
+                     f"{_pct(c[f'{cat}_right'] - r, c[f'{cat}_total'] - n)})")
+    return (f"Court cards whose corner prints no rank ({', '.join(RANKLESS_COURT_DECKS)}: a suit sign only, "
+            f"the figure tells the rank; counted in the table above): " + "; ".join(parts) + ".")
+
+
 def report(res: dict, seeds) -> str:
     from vision import render
     t = res["times"]
@@ -185,6 +204,8 @@ def report(res: dict, seeds) -> str:
               f"Time per frame (`find_cards` on the first {res['timed']} scenes, the process pinned to one core, "
               f"OpenCV and OpenBLAS single-threaded): median {percentile(t, 50):.1f} ms, "
               f"95th percentile {percentile(t, 95):.1f} ms, max {max(t):.1f} ms.",
+              "",
+              _rankless_line(res["groups"]["all"]),
               "",
               f"Reports of the wrong side (on a card on top, at least 90 % in view): face-up cards reported face "
               f"down {res['groups']['all']['up_called_down']}, face-down cards reported face up "

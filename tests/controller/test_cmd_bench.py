@@ -65,3 +65,24 @@ def test_card_scoring_counts_reports_of_the_wrong_side():
              {"card": None, "face": "down", "quad": square(201)}]
     c = score_scene(truth, found)
     assert (c["up_called_down"], c["down_called_up"]) == (1, 1)
+
+
+def test_card_scoring_counts_courts_that_print_no_rank_apart():
+    """A guyenne-classic queen (a suit sign in the corner, no rank letter) counts as an index-only
+    card and, apart, as a rankless court; its number card and another pack's queen do not."""
+    from controller.bench.vision_cards import _rankless_line, score_scene
+    square = lambda x: [[x, 0], [x + 50, 0], [x + 50, 70], [x, 70]]
+    truth = {"cards": [{"card": "QH", "face": "up", "visible": 0.4, "index_visible": True, "quad": square(0),
+                        "deck": "guyenne-classic"},
+                       {"card": "5H", "face": "up", "visible": 0.4, "index_visible": True, "quad": square(100),
+                        "deck": "guyenne-classic"},
+                       {"card": "QS", "face": "up", "visible": 0.4, "index_visible": True, "quad": square(200),
+                        "deck": "anglo"}]}
+    found = [{"card": "5H", "face": "up", "quad": square(101)}, {"card": "QS", "face": "up", "quad": square(201)}]
+    c = score_scene(truth, found)
+    assert (c["index_total"], c["index_right"]) == (3, 2)
+    assert (c["index_rankless_total"], c["index_rankless_right"]) == (1, 0)
+    assert c["full_rankless_total"] == 0
+    line = _rankless_line(c)
+    assert "index-only 1 (named 0; recall of the others 100.00% (2/2))" in line
+    assert "fully visible 0 (named 0; recall of the others n/a)" in line
