@@ -34,7 +34,7 @@ Scenes
     bottom-left as printed), ``visible`` (fraction of the card not covered),
     ``index_visible`` (an index corner is entirely uncovered and inside the
     picture), ``index_corners_visible`` (the uncovered fraction of the top-left
-    and bottom-right index boxes), ``deck``), ``H_mm_to_px``, ``px_per_mm`` (mean scale), ``spec``.
+    and bottom-right index boxes, ``index_box(deck)``: the rank and the suit sign), ``deck``), ``H_mm_to_px``, ``px_per_mm`` (mean scale), ``spec``.
 
     ``random_scene_spec(seed, condition=None, deck=None)`` builds a spec for one of
     ``CONDITIONS``: single, pile, trick, fan, meld, hand (a skin-coloured hand
@@ -68,6 +68,10 @@ GERMAN_32 = [r + s for s in SUITS for r in GERMAN_RANKS]
 CONDITIONS = ("single", "pile", "trick", "fan", "meld", "hand", "facedown")
 # Index box in card fractions (x0, y0, x1, y1) at the top-left; the bottom-right one is its 180° turn.
 INDEX_BOX = (0.0, 0.0, 0.2, 0.3)
+# Packs whose index is larger (measured on their artwork, every card's rank and suit sign inside, with
+# a margin): with the common box their suit sign could lie under another card while the truth said the
+# index was in view.
+INDEX_BOXES = {"ornamental": (0.0, 0.0, 0.27, 0.45), "tango": (0.0, 0.0, 0.28, 0.39)}
 
 # Decks training and tuning may use, and decks kept for benchmarks only.
 FRENCH_TRAIN_DECKS = ("drawn", "anglo", "ornamental", "plastic", "neoclassical", "lattmann", "atlasnye",
@@ -442,7 +446,7 @@ def render_card_scene(spec, **overrides) -> tuple[np.ndarray, dict]:
         _composite(table, labels, img, M, i + 1, shadow=float(spec.get("shadow", 1.2)) * ppm, rng=rng)
         # the card's own footprint (rounded corners excluded) before anything covers it
         footprint = [_count_in_poly(labels, i + 1, corners_mm * ppm)]
-        footprint += [_count_in_poly(labels, i + 1, box * ppm) for box in _index_boxes_mm(corners_mm)]
+        footprint += [_count_in_poly(labels, i + 1, box * ppm) for box in _index_boxes_mm(corners_mm, cdeck)]
         entries.append((c, face, cdeck, corners_mm, size_mm, footprint))
     if spec["occluder"]:
         _draw_hand(table, labels, ppm, spec["occluder"], rng)
@@ -460,7 +464,7 @@ def render_card_scene(spec, **overrides) -> tuple[np.ndarray, dict]:
         quad = cv2.perspectiveTransform(corners_mm[None].astype(np.float64), H)[0]
         visible = _count_in_poly(seen_labels, i + 1, corners_mm * ppm) / max(1, footprint[0])
         corners_seen = [round(_count_in_poly(seen_labels, i + 1, box * ppm) / max(1, n), 3)
-                        for box, n in zip(_index_boxes_mm(corners_mm), footprint[1:])]
+                        for box, n in zip(_index_boxes_mm(corners_mm, cdeck), footprint[1:])]
         index_ok = face == "up" and max(corners_seen) >= 0.97
         truth_cards.append({"card": c.get("card"), "face": face,
                             "quad": quad.round(2).tolist(), "visible": round(min(1.0, visible), 4),
@@ -498,10 +502,15 @@ def _in_frame_mask(H_tpx: np.ndarray, table_size, out_size) -> np.ndarray:
     return m.astype(bool)
 
 
-def _index_boxes_mm(corners_mm: np.ndarray) -> list[np.ndarray]:
+def index_box(deck: str) -> tuple[float, float, float, float]:
+    """The top-left index box of a pack's cards, in card fractions (x0, y0, x1, y1)."""
+    return INDEX_BOXES.get(deck, INDEX_BOX)
+
+
+def _index_boxes_mm(corners_mm: np.ndarray, deck: str) -> list[np.ndarray]:
     tl, tr, br, bl = corners_mm
     ex, ey = tr - tl, bl - tl
-    x0, y0, x1, y1 = INDEX_BOX
+    x0, y0, x1, y1 = index_box(deck)
     a = np.array([tl + ex * x0 + ey * y0, tl + ex * x1 + ey * y0, tl + ex * x1 + ey * y1, tl + ex * x0 + ey * y1])
     b = np.array([br - ex * x0 - ey * y0, br - ex * x1 - ey * y0, br - ex * x1 - ey * y1, br - ex * x0 - ey * y1])
     return [a, b]

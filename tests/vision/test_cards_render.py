@@ -103,3 +103,24 @@ def test_real_artwork_is_cut_from_the_sheets():
     h, w = img.shape[:2]
     assert 280 <= h <= 320 and 0.6 < w / h < 0.75
     assert img[h // 2, w // 2, 3] == 255 and img[0, 0, 3] < 255       # opaque card, rounded corner
+
+
+@pytest.mark.parametrize("deck", sorted(render.INDEX_BOXES))
+def test_an_index_whose_suit_sign_is_covered_is_not_in_view(deck):
+    """A pack with a large index (its suit sign lower than the common box reaches): a card over the
+    lower part of another, leaving its rank in view but not its suit sign, leaves no index in view.
+    The same layout in the drawn pack, whose whole index lies above that card, leaves it in view."""
+    if deck not in render.available_decks():
+        pytest.skip(f"the {deck} deck (gnome-cards-data, rendered by librsvg2-bin) is not installed")
+    height = render.CARD_MM[1]
+    top = 200 - height / 2
+    for pack, in_view in ((deck, False), ("drawn", True)):
+        # the covering card's top edge 0.36 of a card height below the other's: under the common
+        # box's 0.3, above this pack's suit sign's lower edge
+        spec = {"cards": [{"card": "AS", "x": 300, "y": 200, "angle": 0},
+                          {"card": "2H", "x": 300, "y": top + 0.36 * height + height / 2, "angle": 0}],
+                "deck": pack, "seed": 6}
+        under = render.render_card_scene(spec)[1]["cards"][0]
+        assert under["index_visible"] is in_view, pack
+        assert under["index_corners_visible"][1] == 0.0       # the bottom-right index is covered
+    assert render.index_box(deck)[3] > 0.36 > render.INDEX_BOX[3]
