@@ -85,6 +85,7 @@ COURT_SCALE_RATIO = 1.9   # ... of a jack, queen or king this much larger: some 
 ONE_COPY_MARGIN = 1.1     # a sure reading of a named card outside its outline grown this much: two places claim it
 SAME_SIDE = 0.35          # ... as does one turned against it less than this share of the card's width across from it
 ON_TOP_RATIO = 1.55       # a sure reading inside a named card, up to this much larger than its index, lies on it
+ON_TOP_SMALLER = 0.7      # ... and down to this much smaller
 SAME_SIZE = 1.3           # two readings of one card this close in rank-suit distance are the same size
 CARD_SIZE_RANGE = (0.4, 2.0)  # plausible card size over the model geometry's, from cards read at both corners
 SIZE_VOTE = 0.9           # readings at least this confident (both corners) measure the picture's card size
@@ -865,7 +866,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
         # card read at both corners: in a pile turned a little both corners of the card below
         # show), unless it names that same card (a pack has each card once: a glyph of its picture)
         if any(all(_inside(q, r["centre"]) and (r["confidence"] < threshold or r["card"] == name or
-                                                not 0.7 < r["scale"] / sc < _on_top_ratio(r)) for r in g)
+                                                not ON_TOP_SMALLER < r["scale"] / sc < _on_top_ratio(r)) for r in g)
                for q, sc, name in named):
             continue
         # a pack has each card once: a card already named, read again at another size, is a
