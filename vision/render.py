@@ -34,7 +34,8 @@ Scenes
     bottom-left as printed), ``visible`` (fraction of the card not covered),
     ``index_visible`` (an index corner is entirely uncovered and inside the
     picture), ``index_corners_visible`` (the uncovered fraction of the top-left
-    and bottom-right index boxes, ``index_box(deck)``: the rank and the suit sign), ``deck``), ``H_mm_to_px``, ``px_per_mm`` (mean scale), ``spec``.
+    and bottom-right index boxes, ``index_box(deck)``: the rank and the suit sign),
+    ``deck``), ``H_mm_to_px``, ``px_per_mm`` (mean scale), ``spec``.
 
     ``random_scene_spec(seed, condition=None, deck=None)`` builds a spec for one of
     ``CONDITIONS``: single, pile, trick, fan, meld, hand (a skin-coloured hand
