@@ -77,6 +77,7 @@ DISAGREE_IGNORED = 0.4    # a reading this unsure does not veto the other corner
 CNN_GATE = 0.1            # hypotheses the MLP gives at least this p(index) are read by the CNN too
 CNN_WEIGHT = 1.0          # the CNN's share of the combined probabilities (the MLP only chooses what it reads)
 AGREE_CNN, AGREE_MLP = 0.5, 0.95  # a reading the CNN gives this and the MLP this: both opinions count
+BOTH_MLP = 0.7             # ... a sure reading the MLPs give this is sure by both when two corners disagree
 CLAIMED_ELSEWHERE = True        # a reading naming a card another group names surely does not veto (see below)
 SPLIT_CONFIDENT = 0.98    # two different readings both this sure are two cards, not one card's corners
 CORNER_FIT = 0.13         # ... unless each lies this close to where the other puts the card's opposite corner
@@ -112,6 +113,7 @@ MOVED_SURE = 0.85          # a reading under the threshold the CNN gives this in
 MOVED_UNSURE = 0.5         # ... from this confidence up, counts them as a second opinion (0: off; see _read_moved)
 PAIR_SPAN = (0.55, 2.1)    # a rank and its suit lie this far apart, in units of the larger glyph
 PAIR_SLACK = 3.0          # ... plus this many pixels (blur shrinks small glyphs at the ink cut)
+PAIR_SIZE_RATIO = 0.35    # ... and the smaller glyph is at least this share of the larger one's size
 REPEATED_SHAPE = 8         # a blob shape seen this often in one picture is a printed cloth
 JOINED_SIZE = 20           # a blob at least this large, filling less than JOINED_FILL of its box, may be a
 JOINED_FILL = 0.45         # ... suit glyph joined to a large corner pip: it is eroded once to part them
@@ -330,7 +332,8 @@ def _pairs(cents: np.ndarray, sizes: np.ndarray, faint: np.ndarray | None = None
         d = np.hypot(cents[i, 0] - cents[j, 0], cents[i, 1] - cents[j, 1])
         smax = np.maximum(sizes[i], sizes[j])
         smin = np.minimum(sizes[i], sizes[j])
-        ok = (j > i) & (d >= PAIR_SPAN[0] * smax) & (d <= PAIR_SPAN[1] * smax + PAIR_SLACK) & (smin >= 0.35 * smax)
+        ok = ((j > i) & (d >= PAIR_SPAN[0] * smax) & (d <= PAIR_SPAN[1] * smax + PAIR_SLACK)
+              & (smin >= PAIR_SIZE_RATIO * smax))
         if faint is not None:
             ok &= ~(faint[i] & faint[j])
         ii, jj = np.nonzero(ok)
@@ -896,7 +899,8 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
               and not any(_could_name(r, threshold) for r in index if r is not surest)):
             # one corner sure by both readers, the other unsure (or sure only from crowded glyphs the
             # MLPs do not confirm): on 1 400 tuning scenes the sure one was right 20 times of 20 (the
-            # other was a misread, or another card's index beside it)
+            # other was a misread, or another card's index beside it).  The MLPs' bar here is
+            # BOTH_MLP, lower than AGREE_MLP's for lifting a confidence: the CNN is sure already
             card, conf = surest["card"], surest["confidence"]
         elif len(ids) > 1:
             card, conf = None, float(min(r["confidence"] for r in index))
@@ -1005,7 +1009,7 @@ def _agreeing(g: list[dict]) -> int:
 
 def _sure_by_both(reading: dict, threshold: float) -> bool:
     """Whether the CNN's reading is sure and the MLPs, from their own features, agree."""
-    return reading["confidence"] >= threshold and reading["mlp_p"] >= AGREE_MLP
+    return reading["confidence"] >= threshold and reading["mlp_p"] >= BOTH_MLP
 
 
 def _inside(quad: np.ndarray, point, shrink: float = 0.9) -> bool:

@@ -267,6 +267,17 @@ def test_a_card_lying_on_one_whose_index_is_read_smaller_is_read(monkeypatch):
     _named_by_the_rule_alone(3_131_505, "plastic", "7D", monkeypatch, "ON_TOP_RATIO", 1.4)
 
 
+@pytest.mark.parametrize("seed, deck, card", [(3_131_382, "xskat-french", "AD"), (3_132_644, "orell", "6H")])
+def test_a_corner_sure_by_the_cnn_with_the_mlps_at_0_7_outweighs_an_unsure_one(seed, deck, card, monkeypatch):
+    """Dev scenes, a pile and a trick: a card read 1.0 at one corner, the MLPs giving the same card
+    0.94 and 0.71, and a different card read under the threshold where its other corner would be
+    (in the pile, the index of the ace of hearts beside the ace of diamonds, 0.92; in the trick,
+    the six's own other corner read as an 8 at 0.64, the MLPs at 0.07).  The sure corner names
+    the card when the MLPs give it at least BOTH_MLP (0.7); with the bar at 0.95 (AGREE_MLP's,
+    which served both rules before 2026-12-05) the card was reported unnamed."""
+    _named_by_the_rule_alone(seed, deck, card, monkeypatch, "BOTH_MLP", 0.95)
+
+
 def test_a_crowded_unconfirmed_reading_does_not_veto_a_card_sure_by_both_readers():
     """Tuning scene 3 100 048 (tigullio, a trick): the king of clubs is read 1.0 by the CNN and 1.0 by
     the MLPs at one corner; at its other corner, where another card's edge crowds the glyphs, the
@@ -298,7 +309,10 @@ def test_a_reading_of_a_card_named_elsewhere_does_not_veto(seed, deck, card, mon
     paired with a reading of the card lying beside it (its index, 0.94-1.0), as one card's two
     corners that disagree, and was not named.  That card is named by a group of its own, and a
     pack has each card once: the reading says nothing against this card, which is named.  With
-    the rule off (CLAIMED_ELSEWHERE) the card is not named: the scene shows what the rule does."""
+    the rule off (CLAIMED_ELSEWHERE) the card is not named: the scene shows what the rule does.
+    The sure-by-both bar is held at 0.95, as when the rule was made: at BOTH_MLP's 0.7 that rule
+    alone names the king of 3 125 018 too (its MLPs give it 0.87)."""
+    monkeypatch.setattr("vision.cards.BOTH_MLP", 0.95)
     _named_by_the_rule_alone(seed, deck, card, monkeypatch, "CLAIMED_ELSEWHERE", False)
 
 
