@@ -352,17 +352,18 @@ def _three_cards_at_index_size() -> list[dict]:
 
 
 @pytest.mark.parametrize("card, scales, named", [
-    ("KH", (20.0, 22.0), None), ("KH", (14.5, 22.0), "KH"), ("KH", (14.5, 14.0), "KH"),
-    ("KH", (17.0, 18.5), "KH"), ("9H", (17.0, 19.0), None), ("9H", (14.5, 19.0), "9H")])
+    ("KH", (24.0, 26.0), None), ("KH", (14.5, 26.0), "KH"), ("KH", (14.5, 14.0), "KH"),
+    ("KH", (17.0, 18.5), "KH"), ("KH", (20.5, 21.5), "KH"), ("9H", (17.0, 19.0), None),
+    ("9H", (14.5, 19.0), "9H")])
 def test_readings_far_larger_than_the_index_neither_name_nor_veto_a_card(monkeypatch, card, scales, named):
     """Three cards read at the picture's index size (10 px) and a card read at its two corners.
-    A reading more than MAX_SCALE_RATIO (1.5) times the index size, or COURT_SCALE_RATIO (1.9) times
+    A reading more than MAX_SCALE_RATIO (1.5) times the index size, or COURT_SCALE_RATIO (2.3) times
     for a jack, queen or king, is two glyphs of a card's picture paired as a rank and a suit: with
     both readings that large the card is not named (a king read as a queen from its picture's
     glyphs looked like this); with one within the bound that one names the card and the larger one
     does not take its name away (it did, before: a fully visible card of such a deck went unread).
-    Some decks set their court cards' index 1.6-1.8 times wider apart than their numbers': such a
-    king, at 1.7 and 1.85 times, is named."""
+    Some decks set their court cards' index 1.6-2.2 times wider apart than their numbers': such a
+    king, at 1.7 and 1.85 times, and at 2.05 and 2.15 times, is named."""
     others = _three_cards_at_index_size()
     first = _reading(card, (300, 120), (0, 1), confidence=0.97, scale=scales[0])
     second = _opposite_reading(card, first, scales[1], confidence=0.95)

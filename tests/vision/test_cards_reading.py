@@ -214,7 +214,7 @@ def test_court_index_set_wider_than_the_numbers_is_read(monkeypatch):
     """xskat-french prints a court card's index wider apart than a number's: in this hand (tuning
     scene 3 100 257) the king of clubs reads at a rank-suit distance of about 20.5 px against
     11-13 px for the others, more than MAX_SCALE_RATIO (1.5) times the picture's typical index.
-    A jack, queen or king may be COURT_SCALE_RATIO (1.9) times larger: the fully visible king is
+    A jack, queen or king may be COURT_SCALE_RATIO (2.3) times larger: the fully visible king is
     named, and with the numbers' limit it was not."""
     from vision import cards as C
     img, truth = _tuning_scene(3_100_257, "xskat-french")
@@ -243,6 +243,14 @@ def _named_by_the_rule_alone(seed, deck, card, monkeypatch, switch, off):
     assert card in named(found)
     monkeypatch.setattr(f"vision.cards.{switch}", off)
     assert card not in named(find_cards(img))
+
+
+def test_a_court_index_set_twice_as_wide_as_the_numbers_is_read(monkeypatch):
+    """Dev scene 3 132 252 (xskat-french, one card each): the queen of clubs is read 0.999 and 0.997
+    at its two corners at rank-suit distances of 29.9 and 28.6 px, 2.1 times the picture's typical
+    13.98 px (the two and six of the scene).  Up to COURT_SCALE_RATIO 1.9 (before 2026-12-05)
+    both readings were taken for glyphs of a picture and the queen was reported unnamed."""
+    _named_by_the_rule_alone(3_132_252, "xskat-french", "QC", monkeypatch, "COURT_SCALE_RATIO", 1.9)
 
 
 @pytest.mark.parametrize("seed, card", [(3_100_148, "JS"), (3_100_100, "QD")])
