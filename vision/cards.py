@@ -103,6 +103,7 @@ MIN_BLOB, MAX_BLOB = 5, 48
 MAX_DENSITY = 0.3          # a blob with more ink than this round it (a share of a box twice its size) is pattern
 CROWDED_DENSITY = 0.2      # ... one with more than this has something dark beside it (a card's edge, a pip)
 CROWDED_CONFIRM = 0.5      # a reading resting on crowded glyphs needs at least this probability from the MLP too
+TWO_SURE_CORNERS = True    # ... unless both of the card's corners read it sure (each at the threshold)
 STEADY = True              # ... or the CNN's reading of it kept under small shifts, turns and scalings (below)
 STEADY_MIN = 0.95          # the CNN's probability of the card in each moved patch, at least
 STEADY_MLP = 0.1           # ... and the MLPs' at least this (they do not read it as another card outright)
@@ -909,9 +910,11 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
             card = (surest["card"] if surest["confidence"] >= threshold or (len(index) == 2 and conf >= threshold)
                     else None)
         support = [r for r in index if r["card"] == card]
-        if card is not None and all(_unconfirmed_crowded(r) for r in support):
+        if card is not None and all(_unconfirmed_crowded(r) for r in support) and not (
+                TWO_SURE_CORNERS and len(support) == 2 and all(r["confidence"] >= threshold for r in support)):
             # a glyph with ink crowding it (another card's edge across it, a pip joined to it) may
-            # be cut or misjoined: named only when the MLP, from other features, reads the same card
+            # be cut or misjoined: named only when the MLP, from other features, reads the same card,
+            # or when the card's two corners, crowded each in its own way, both read it sure
             card = None
         # a card read twice at very different sizes takes its outline from the smaller reading
         # that names it: the larger one is two pips of its picture, spaced wider than the index

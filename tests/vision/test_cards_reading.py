@@ -253,6 +253,15 @@ def test_a_court_index_set_twice_as_wide_as_the_numbers_is_read(monkeypatch):
     _named_by_the_rule_alone(3_132_252, "xskat-french", "QC", monkeypatch, "COURT_SCALE_RATIO", 1.9)
 
 
+def test_a_card_read_sure_at_both_crowded_corners_is_named(monkeypatch):
+    """Dev scene 3 132 626 (xskat-french, a meld row): the king of hearts is read 0.989 and 0.998 at
+    its two corners, both from crowded glyphs, the MLPs giving it 0.36 and 0.49 (under
+    CROWDED_CONFIRM) and the CNN's moved patches not keeping it.  Either corner alone could be a
+    cut glyph misread; both corners read sure the same way name the card.  Without the rule
+    (TWO_SURE_CORNERS) the king was reported unnamed."""
+    _named_by_the_rule_alone(3_132_626, "xskat-french", "KH", monkeypatch, "TWO_SURE_CORNERS", False)
+
+
 @pytest.mark.parametrize("seed, card", [(3_100_148, "JS"), (3_100_100, "QD")])
 def test_a_court_card_lying_on_a_named_card_is_read(seed, card):
     """In these xskat-french meld rows (tuning scenes) a jack or queen lies over a number card
