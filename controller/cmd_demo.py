@@ -151,6 +151,11 @@ def main(args) -> int:
             print(f"masa demo: cannot reach the MQTT broker at {address.url}", file=sys.stderr)
             return 1
         watcher.ready.wait(10)
+        # the seat names and the trump question go to the table over MQTT: only once the broker has
+        # its subscription in place (a loaded machine can take longer to subscribe than to connect)
+        if not publisher.wait_subscribed(15):
+            print(f"masa demo: the MQTT broker at {address.url} did not acknowledge the table's subscription "
+                  "to its commands; commands sent now may be lost", file=sys.stderr)
         for kind in ("macao", "tintar"):
             if args.only and kind != args.only:
                 continue

@@ -94,6 +94,7 @@ class Publisher:
         self._in_flight: list = []     # paho MQTTMessageInfo not yet acknowledged
         self._prune_at = 1024           # _in_flight length at which acknowledged ones are dropped
         self._connected = threading.Event()
+        self._subscribed = threading.Event()     # the broker acknowledged the subscription to cmd
         self._started = False
         self.dropped = 0
         self.connections = 0
@@ -113,6 +114,7 @@ class Publisher:
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
         c.on_message = self._on_message
+        c.on_subscribe = self._on_subscribe
         self._keepalive = keepalive
         self.client = c
 
@@ -126,6 +128,12 @@ class Publisher:
 
     def wait_connected(self, timeout: float = 10.0) -> bool:
         return self._connected.wait(timeout)
+
+    def wait_subscribed(self, timeout: float = 10.0) -> bool:
+        """Whether the broker has acknowledged the table's subscription to its commands (within
+        ``timeout``).  A command published before that may reach no one: a broker passes on only
+        what arrives after the subscription is in place."""
+        return self._subscribed.wait(timeout)
 
     @property
     def connected(self) -> bool:
@@ -146,6 +154,7 @@ class Publisher:
         self.client.disconnect()
         self.client.loop_stop()
         self._connected.clear()
+        self._subscribed.clear()
 
     def kill(self) -> None:
         """Drop the connection without a clean disconnect (the broker then
@@ -156,6 +165,7 @@ class Publisher:
         if sock is not None:
             sock.close()
         self._connected.clear()
+        self._subscribed.clear()
 
     # ----- paho callbacks ------------------------------------------------------
     def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
@@ -163,6 +173,7 @@ class Publisher:
             log.warning("MQTT broker %s refused the connection: %s", self.address.url, reason_code)
             return
         self.connections += 1
+        self._subscribed.clear()
         client.subscribe(topic(self.table_id, "cmd"), qos=1)
         client.publish(topic(self.table_id, "status"), b"online", qos=1, retain=True)
         with self._lock:
@@ -176,8 +187,15 @@ class Publisher:
             self._connected.set()
         log.info("MQTT connected to %s", self.address.url)
 
+    def _on_subscribe(self, client, userdata, mid, reason_codes, properties) -> None:
+        if all(not rc.is_failure for rc in reason_codes):
+            self._subscribed.set()
+        else:
+            log.warning("MQTT broker %s refused the subscription to commands: %s", self.address.url, reason_codes)
+
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
         self._connected.clear()
+        self._subscribed.clear()
         if self._started:
             log.warning("MQTT connection to %s lost (%s); reconnecting", self.address.url, reason_code)
 

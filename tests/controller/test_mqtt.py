@@ -46,6 +46,28 @@ def _exercise(url, port, subscriber_factory):
     assert late.wait_for(lambda s: "offline" in s.payloads("status"), timeout=30)
 
 
+@pytest.mark.parametrize("which", ["embedded", "mosquitto"])
+def test_a_command_sent_once_the_table_is_subscribed_arrives(which, request, subscriber_factory):
+    """The demo sends its first commands right after the table connects.  On a loaded machine the
+    broker could pass them on before the table's subscription was in place, and they were lost
+    (a seat_names command, once, in a full CI run).  ``wait_subscribed`` waits for the broker's
+    acknowledgement: a command sent after it arrives, five times over, each on a new connection."""
+    server = request.getfixturevalue("broker" if which == "embedded" else "mosquitto")
+    sub = subscriber_factory(server.port)
+    for k in range(5):
+        commands = []
+        pub = Publisher(server.url, table_id=f"s{k}", client_id=f"masa-sub-test-{k}",
+                        on_command=commands.append).start()
+        assert pub.wait_subscribed(10) and pub.connected
+        sub.client.publish(f"masa/s{k}/cmd", b'{"cmd": "undo"}', qos=1)
+        deadline = time.monotonic() + 10
+        while not commands and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert commands == [b'{"cmd": "undo"}']
+        pub.stop()
+        assert not pub.wait_subscribed(0)
+
+
 def test_embedded_broker_round_trip(broker, subscriber_factory):
     _exercise(broker.url, broker.port, subscriber_factory)
 
