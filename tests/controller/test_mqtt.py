@@ -50,7 +50,7 @@ def _exercise(url, port, subscriber_factory):
 def test_a_command_sent_once_the_table_is_subscribed_arrives(which, request, subscriber_factory):
     """The demo sends its first commands right after the table connects.  On a loaded machine the
     broker could pass them on before the table's subscription was in place, and they were lost
-    (a seat_names command, once, in a full CI run).  ``wait_subscribed`` waits for the broker's
+    (a seat_names command, once, in a full test run).  ``wait_subscribed`` waits for the broker's
     acknowledgement: a command sent after it arrives, five times over, each on a new connection."""
     server = request.getfixturevalue("broker" if which == "embedded" else "mosquitto")
     sub = subscriber_factory(server.port)
