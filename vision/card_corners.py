@@ -109,8 +109,10 @@ def corner_readings(work: np.ndarray, boxes: list, model, cnn) -> list[list[dict
 
 
 def name_from_corners(readings: list[dict], threshold: float, named: set, disagree: float,
-                      crowded_confirm: float) -> tuple[str | None, float, int]:
-    """(card or None, confidence, corner it was read at) from one region's corner readings."""
+                      crowded_confirm: float, two_sure_corners: bool = False) -> tuple[str | None, float, int]:
+    """(card or None, confidence, corner it was read at) from one region's corner readings.  Readings
+    of crowded glyphs name a card only when the MLPs confirm one of them (``crowded_confirm``), the
+    CNN keeps it in moved patches, or, with ``two_sure_corners``, both corners read it sure."""
     if not readings:
         return None, 0.0, 0
     best = max(readings, key=lambda r: r["confidence"])
@@ -122,7 +124,8 @@ def name_from_corners(readings: list[dict], threshold: float, named: set, disagr
         card = None          # another card read at its corners: two opinions, no name
     elif best["confidence"] < threshold and not (len(corners) == 2 and conf >= threshold):
         card = None
-    elif all(r["crowded"] and r["mlp_p"] < crowded_confirm and not r["steady"] for r in same):
+    elif all(r["crowded"] and r["mlp_p"] < crowded_confirm and not r["steady"] for r in same) and not (
+            two_sure_corners and len(corners) == 2 and min(corners.values()) >= threshold):
         card = None          # cut or misjoined glyphs the MLPs do not confirm (nor moved patches)
     elif card in named:
         card = None          # a pack has each card once: named elsewhere already

@@ -960,7 +960,8 @@ def _second_look(work, cards: list[dict], found: list[dict], model, cnn, thresho
     unnamed reading (``under_reading``) and still not named is left to that reading."""
     reads = corner_readings(work, [r["quad"] for r in found], model, cnn)
     names = {c["card"] for c in cards if c["card"] is not None}
-    named = [name_from_corners(rs, threshold, names, DISAGREE_IGNORED, CROWDED_CONFIRM) for rs in reads]
+    named = [name_from_corners(rs, threshold, names, DISAGREE_IGNORED, CROWDED_CONFIRM,
+                               TWO_SURE_CORNERS) for rs in reads]
     twice = {card for card, _, _ in named if card is not None and sum(n[0] == card for n in named) > 1}
     for region, (card, conf, corner) in zip(found, named):
         if card is not None and card not in twice:       # a pack has each card once

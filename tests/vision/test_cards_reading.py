@@ -262,6 +262,14 @@ def test_a_card_read_sure_at_both_crowded_corners_is_named(monkeypatch):
     _named_by_the_rule_alone(3_132_626, "xskat-french", "KH", monkeypatch, "TWO_SURE_CORNERS", False)
 
 
+def test_a_region_read_sure_at_both_crowded_corners_is_named_by_the_second_look(monkeypatch):
+    """Dev scene 3 131 556 (bellot, one card each, glare): the queen of diamonds is named by the second
+    look at its region's corners, both read sure from crowded glyphs the MLPs do not confirm.  The
+    second look follows the same rule as the first pass (TWO_SURE_CORNERS); without it the queen was
+    reported unnamed, and called face down."""
+    _named_by_the_rule_alone(3_131_556, "bellot", "QD", monkeypatch, "TWO_SURE_CORNERS", False)
+
+
 @pytest.mark.parametrize("seed, card", [(3_100_148, "JS"), (3_100_100, "QD")])
 def test_a_court_card_lying_on_a_named_card_is_read(seed, card):
     """In these xskat-french meld rows (tuning scenes) a jack or queen lies over a number card
