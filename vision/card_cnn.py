@@ -74,18 +74,32 @@ class CardCNN:
         d = np.maximum(flat @ m["fw"].T + m["fb"], 0)
         return _softmax(d @ m["rw"].T + m["rb"]), _softmax(d @ m["sw"].T + m["sb"])
 
-    def predict(self, x: np.ndarray, batch: int = 256) -> tuple[np.ndarray, np.ndarray]:
+    def predict(self, x: np.ndarray, batch: int = 256, gate: float | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(rank probabilities N x 14, suit probabilities N x 4) of N x 3 x H x W inputs
-        (vision.cards.cnn_input)."""
+        (vision.cards.cnn_input).  With ``gate``, the first network reads every input, and those it
+        gives p(index) under ``gate`` keep its reading alone (p(index) stays under the gate); the
+        other networks read only the rest."""
         if len(x) == 0:
             return np.zeros((0, 14), np.float32), np.zeros((0, 4), np.float32)
         xl = np.ascontiguousarray(x.transpose(0, 2, 3, 1), np.float32)
-        ranks, suits = [], []
         with one_blas_thread():
-            for m in self.members:
-                r, s = zip(*(self._forward(m, xl[i:i + batch]) for i in range(0, len(xl), batch)))
-                ranks.append(np.concatenate(r))
-                suits.append(np.concatenate(s))
+            if gate is None or len(self.members) == 1:
+                return self._average(xl, self.members, batch)
+            ranks, suits = self._average(xl, self.members[:1], batch)
+            rest = np.nonzero((1.0 - ranks[:, -1]) >= gate)[0]
+            if len(rest):
+                r, s = self._average(xl[rest], self.members[1:], batch)
+                n = len(self.members)
+                ranks[rest] = (ranks[rest] + (n - 1) * r) / n
+                suits[rest] = (suits[rest] + (n - 1) * s) / n
+            return ranks, suits
+
+    def _average(self, xl: np.ndarray, members: list, batch: int) -> tuple[np.ndarray, np.ndarray]:
+        ranks, suits = [], []
+        for m in members:
+            r, s = zip(*(self._forward(m, xl[i:i + batch]) for i in range(0, len(xl), batch)))
+            ranks.append(np.concatenate(r))
+            suits.append(np.concatenate(s))
         return np.mean(ranks, axis=0), np.mean(suits, axis=0)
 
 

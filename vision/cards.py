@@ -76,6 +76,8 @@ MIN_REPORTED = 0.3        # weaker readings are not reported at all (a card regi
 DISAGREE_IGNORED = 0.4    # a reading this unsure does not veto the other corner's
 CNN_GATE = 0.1            # hypotheses the MLP gives at least this p(index) are read by the CNN too
 CNN_WEIGHT = 1.0          # the CNN's share of the combined probabilities (the MLP only chooses what it reads)
+CNN_MEMBER_GATE = None    # hypotheses the first CNN gives p(index) under this are not read by the second
+MLP_GATE = ((2,), 0.0003)  # hypotheses these networks of the MLPs all give p(index) under this are not read by the others
 AGREE_CNN, AGREE_MLP = 0.5, 0.95  # a reading the CNN gives this and the MLP this: both opinions count
 BOTH_MLP = 0.7             # ... a sure reading the MLPs give this is sure by both when two corners disagree
 CLAIMED_ELSEWHERE = True        # a reading naming a card another group names surely does not veto (see below)
@@ -550,14 +552,38 @@ class CardModel:
         self.first_w = np.concatenate(w1, axis=1).astype(np.float32)
         self.first_b = np.concatenate([m["b1"] - m["mean"].astype(np.float64) @ w
                                        for m, w in zip(self.members, w1)]).astype(np.float32)
-        self.first_split = np.cumsum([m["W1"].shape[1] for m in self.members])[:-1]
+        self._widths = [m["W1"].shape[1] for m in self.members]
+        self._first_of: dict = {}             # (networks) -> their columns of first_w, first_b
         self.geometry = self.p["geometry"].astype(np.float64)   # corner_u, corner_v, width, height (in scale)
 
-    def predict(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(rank probabilities N x 14, suit probabilities N x 4), averaged over the networks."""
+    def predict(self, features: np.ndarray, gate=None) -> tuple[np.ndarray, np.ndarray]:
+        """(rank probabilities N x 14, suit probabilities N x 4), averaged over the networks.
+
+        With ``gate`` = (networks, p): the listed networks read every hypothesis first, and those they
+        all give p(index) under p keep their average alone (so p(index) stays under p); the other
+        networks read only the rest.  Most hypotheses of a frame are plainly not an index: a quarter
+        of the networks' work rules out about seven in ten of them (see MLP_GATE)."""
+        if gate is None or len(features) == 0:
+            return self._average(features, range(len(self.members)))
+        first, below = gate
+        ranks, suits = self._average(features, first)
+        rest = np.nonzero((1.0 - ranks[:, -1]) >= below)[0]
+        if len(rest):
+            ranks[rest], suits[rest] = self._average(features[rest], range(len(self.members)))
+        return ranks, suits
+
+    def _average(self, features: np.ndarray, which) -> tuple[np.ndarray, np.ndarray]:
+        """The averaged probabilities of the networks numbered in ``which``."""
+        which = tuple(which)
+        if which not in self._first_of:
+            bounds = np.concatenate([[0], np.cumsum(self._widths)])
+            cols = np.concatenate([np.arange(bounds[k], bounds[k + 1]) for k in which])
+            self._first_of[which] = (np.ascontiguousarray(self.first_w[:, cols]), self.first_b[cols])
+        w, b = self._first_of[which]
+        first = np.maximum(0, features @ w + b)
         ranks, suits = [], []
-        first = np.maximum(0, features @ self.first_w + self.first_b)
-        for m, h in zip(self.members, np.split(first, self.first_split, axis=1)):
+        for k, h in zip(which, np.split(first, np.cumsum([self._widths[k] for k in which])[:-1], axis=1)):
+            m = self.members[k]
             h = np.maximum(0, h @ m["W2"] + m["b2"])
             ranks.append(_softmax(h @ m["Wr"] + m["br"]))
             suits.append(_softmax(h @ m["Ws"] + m["bs"]))
@@ -742,14 +768,14 @@ def read_indices(work: np.ndarray, model: CardModel, cnn=None, keep=None) -> lis
     cand = index_candidates(work, keep)
     if len(cand.scale) == 0:
         return []
-    pr, ps = model.predict(cand.features)
+    pr, ps = model.predict(cand.features, gate=MLP_GATE)
     mlp_rank, mlp_suit = pr.copy(), ps.copy()     # the MLP's own reading, a second opinion on the CNN's
     if cnn is not None:
         # the hypotheses the MLP does not rule out are read again, from their pixels
         again = np.nonzero(1.0 - pr[:, -1] >= CNN_GATE)[0]
         x, kept = cnn_input(_patches(work, cand.centre[again], cand.down[again], cand.scale[again]))
         if len(kept):
-            cr, cs = cnn.predict(x)
+            cr, cs = cnn.predict(x, gate=CNN_MEMBER_GATE)
             k = again[kept]
             pr[k] = (1 - CNN_WEIGHT) * pr[k] + CNN_WEIGHT * cr
             ps[k] = (1 - CNN_WEIGHT) * ps[k] + CNN_WEIGHT * cs
