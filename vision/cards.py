@@ -76,7 +76,7 @@ MIN_REPORTED = 0.3        # weaker readings are not reported at all (a card regi
 DISAGREE_IGNORED = 0.4    # a reading this unsure does not veto the other corner's
 CNN_GATE = 0.1            # hypotheses the MLP gives at least this p(index) are read by the CNN too
 CNN_WEIGHT = 1.0          # the CNN's share of the combined probabilities (the MLP only chooses what it reads)
-CNN_MEMBER_GATE = None    # hypotheses the first CNN gives p(index) under this are not read by the second
+CNN_MEMBER_GATE = 0.01    # hypotheses the first CNN gives p(index) under this are not read by the second
 MLP_GATE = ((2,), 0.0003)  # hypotheses these networks of the MLPs all give p(index) under this are not read by the others
 AGREE_CNN, AGREE_MLP = 0.5, 0.95  # a reading the CNN gives this and the MLP this: both opinions count
 BOTH_MLP = 0.7             # ... a sure reading the MLPs give this is sure by both when two corners disagree
@@ -370,20 +370,25 @@ def _patch(work: np.ndarray, centre, down, scale) -> np.ndarray:
 def _patches(work: np.ndarray, centre: np.ndarray, down: np.ndarray, scale: np.ndarray) -> np.ndarray:
     """N upright patches at once (one ``cv2.remap``): the same pixels as ``_patch`` for each."""
     n = len(scale)
-    right = np.stack([down[:, 1], -down[:, 0]], axis=1)
+    if n == 0:
+        return np.zeros((0, PATCH_H, PATCH_W, 3), np.uint8)
     sx = PATCH_SPAN[0] * scale / PATCH_W
     sy = PATCH_SPAN[1] * scale / PATCH_H
     px = np.arange(PATCH_W) - (PATCH_W - 1) / 2
     py = np.arange(PATCH_H) - (PATCH_H - 1) / 2
-    # work position = centre + right * sx * px + down * sy * py
-    ax = (right * sx[:, None])[:, None, None, :] * px[None, None, :, None]
-    ay = (down * sy[:, None])[:, None, None, :] * py[None, :, None, None]
-    pos = centre[:, None, None, :] + ax + ay                        # N x H x W x 2
-    maps = pos.reshape(n * PATCH_H, PATCH_W, 2).astype(np.float32)
+    right_sx = np.stack([down[:, 1], -down[:, 0]], axis=1) * sx[:, None]
+    down_sy = down * sy[:, None]
+    # work position = centre + right * sx * px + down * sy * py, x and y as two maps (N*H x W each):
+    # no N x H x W x 2 intermediates, about twice as fast as one interleaved map, the same values
+    maps = []
+    for axis in (0, 1):
+        m = centre[:, axis, None, None] + right_sx[:, axis, None, None] * px[None, None, :]
+        m = m + down_sy[:, axis, None, None] * py[None, :, None]
+        maps.append(m.astype(np.float32).reshape(n * PATCH_H, PATCH_W))
     rows = (32000 // PATCH_H) * PATCH_H           # remap takes fewer than 32767 rows at a time
-    out = [cv2.remap(work, maps[r:r + rows], None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-           for r in range(0, len(maps), rows)]
-    return np.concatenate(out).reshape(n, PATCH_H, PATCH_W, 3) if out else np.zeros((0, PATCH_H, PATCH_W, 3), np.uint8)
+    out = [cv2.remap(work, maps[0][r:r + rows], maps[1][r:r + rows], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+           for r in range(0, n * PATCH_H, rows)]
+    return np.concatenate(out).reshape(n, PATCH_H, PATCH_W, 3)
 
 
 def _hog_cells(grey: np.ndarray) -> np.ndarray:

@@ -66,6 +66,27 @@ def test_several_networks_are_averaged():
     assert len(both.members) == 2
 
 
+def test_the_gate_lets_the_first_network_rule_out_what_it_is_sure_is_no_index():
+    """With a gate, inputs the first network gives p(index) under it keep its reading alone; the
+    others are the average of both networks, as without the gate."""
+    rng = np.random.default_rng(5)
+    a, b = _params(rng), _params(rng, ch=(3, 4, 5), dense=6)
+    a["rw"] *= 0.01                                          # p(index) spread out, not 0 or 1
+    both = card_cnn.CardCNN({**a, **{"m1_" + k: v for k, v in b.items()}})
+    x = rng.normal(size=(40, 3, C.PATCH_H, C.PATCH_W)).astype(np.float32)
+    first = card_cnn.CardCNN(a).predict(x)
+    gate = float(np.median(1.0 - first[0][:, -1]))          # half the inputs on each side
+    ranks, suits = both.predict(x, gate=gate)
+    ruled_out = (1.0 - first[0][:, -1]) < gate
+    assert 0 < ruled_out.sum() < len(x)
+    np.testing.assert_allclose(ranks[ruled_out], first[0][ruled_out], rtol=1e-6)
+    np.testing.assert_allclose(suits[ruled_out], first[1][ruled_out], rtol=1e-6)
+    assert (1.0 - ranks[ruled_out, -1] < gate).all()
+    whole = both.predict(x)
+    np.testing.assert_allclose(ranks[~ruled_out], whole[0][~ruled_out], rtol=1e-5)
+    np.testing.assert_allclose(suits[~ruled_out], whole[1][~ruled_out], rtol=1e-5)
+
+
 def test_empty_and_missing_inputs():
     with pytest.raises(ValueError, match="no network"):
         card_cnn.CardCNN({})

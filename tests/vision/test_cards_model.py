@@ -59,6 +59,49 @@ def test_first_layers_folded_into_one_product_read_as_the_networks_do():
     np.testing.assert_allclose(got_suits, np.mean(suits, axis=0), rtol=1e-4, atol=1e-6)
 
 
+def test_the_gate_lets_some_networks_rule_out_what_they_are_sure_is_no_index():
+    """With a gate, hypotheses the gate's networks all give p(index) under it keep their average
+    alone (p(index) stays under the gate: never read again, never an index); the others read as
+    with every network."""
+    rng = np.random.default_rng(9)
+    nets = [_network(rng), _network(rng, hidden=(7, 3)), _network(rng)]
+    model_file = {**nets[0], "geometry": np.array([-0.6, -1.4, 6.5, 9.6])}
+    for n in nets[1:]:
+        model_file = T.add_member(model_file, n)
+    model = C.CardModel(model_file)
+    x = rng.normal(size=(60, 6)).astype(np.float32)
+    whole = model.predict(x)
+    gate_alone = C.CardModel({**nets[1], "geometry": model_file["geometry"]}).predict(x)
+    p_index = 1.0 - gate_alone[0][:, -1]
+    below = float(np.median(p_index))
+    ranks, suits = model.predict(x, gate=((1,), below))
+    ruled_out = p_index < below
+    assert 0 < ruled_out.sum() < len(x)
+    np.testing.assert_allclose(ranks[ruled_out], gate_alone[0][ruled_out], rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(suits[ruled_out], gate_alone[1][ruled_out], rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(ranks[~ruled_out], whole[0][~ruled_out], rtol=1e-5)
+    np.testing.assert_allclose(suits[~ruled_out], whole[1][~ruled_out], rtol=1e-5)
+
+
+def test_patches_sampled_together_are_the_patches_sampled_one_by_one():
+    """``_patches`` (one remap for all hypotheses) samples the pixels ``_patch`` (one warp each)
+    does: at most one grey level apart (the two OpenCV calls round sub-pixel weights alike but not
+    identically)."""
+    rng = np.random.default_rng(3)
+    work = cv2.GaussianBlur(rng.integers(0, 256, (300, 400, 3), dtype=np.uint8), (5, 5), 0)
+    n = 30
+    centre = rng.uniform(-10, 410, (n, 2))
+    angle = rng.uniform(0, 2 * np.pi, n)
+    down = np.stack([np.cos(angle), np.sin(angle)], axis=1)
+    scale = rng.uniform(6, 25, n)
+    together = C._patches(work, centre, down, scale)
+    one_by_one = np.stack([C._patch(work, c, d, s) for c, d, s in zip(centre, down, scale)])
+    assert together.shape == (n, C.PATCH_H, C.PATCH_W, 3)
+    assert np.abs(together.astype(int) - one_by_one).max() <= 1
+    assert (together != one_by_one).mean() < 0.01
+    assert C._patches(work, centre[:0], down[:0], scale[:0]).shape == (0, C.PATCH_H, C.PATCH_W, 3)
+
+
 def test_shipped_model_has_several_networks():
     assert len(C.load_model().members) >= 2
 
@@ -392,7 +435,7 @@ class _Fixed:
         self.suits[suit] = p_suit
         self.geometry = np.array([-0.6, -1.4, 6.5, 9.6])
 
-    def predict(self, x):
+    def predict(self, x, gate=None):
         return np.tile(self.ranks, (len(x), 1)), np.tile(self.suits, (len(x), 1))
 
 
