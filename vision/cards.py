@@ -391,6 +391,9 @@ def _patches(work: np.ndarray, centre: np.ndarray, down: np.ndarray, scale: np.n
     return np.concatenate(out).reshape(n, PATCH_H, PATCH_W, 3)
 
 
+_HOG_BASE: list = [np.zeros((0, 0, 0), np.intp)]     # first histogram slot of each pixel, for N patches
+
+
 def _hog_cells(grey: np.ndarray) -> np.ndarray:
     """Cell histograms of oriented gradients of N x H x W patches: 4x4 cells, 9 unsigned bins."""
     g = np.pad(grey, ((0, 0), (1, 1), (1, 1)), mode="edge")
@@ -401,14 +404,22 @@ def _hog_cells(grey: np.ndarray) -> np.ndarray:
     mag, ang = cv2.cartToPolar(gx.reshape(-1, 1), gy.reshape(-1, 1))
     mag = mag.reshape(n, h, w)
     ang = (ang.reshape(n, h, w) % np.float32(np.pi)) * np.float32(HOG_BINS / np.pi)
-    b0 = np.floor(ang).astype(np.int64) % HOG_BINS
-    frac = ang - np.floor(ang)
+    b0 = ang.astype(np.intp)                   # truncation: the floor of a non-negative angle
+    frac = ang - b0.astype(np.float32)
+    b0[b0 == HOG_BINS] = 0                     # an angle rounded up to 180 degrees is 0
+    b1 = b0 + 1
+    b1[b1 == HOG_BINS] = 0
     ch, cw = h // HOG_CELL, w // HOG_CELL
-    cell = ((np.arange(h) // HOG_CELL)[:, None] * cw + (np.arange(w) // HOG_CELL)[None, :])
-    base = (np.arange(n)[:, None, None] * (ch * cw) + cell[None]) * HOG_BINS
+    base = _HOG_BASE[0]
+    if base.shape[0] < n or base.shape[1:] != (h, w):      # made for more patches than asked, kept
+        cell = ((np.arange(h) // HOG_CELL)[:, None] * cw + (np.arange(w) // HOG_CELL)[None, :])
+        base = ((np.arange(max(n, 1024))[:, None, None] * (ch * cw) + cell[None]) * HOG_BINS).astype(np.intp)
+        _HOG_BASE[0] = base
+    b0 += base[:n]
+    b1 += base[:n]
     size = n * ch * cw * HOG_BINS
-    hist = (np.bincount((base + b0).ravel(), (mag * (1 - frac)).ravel(), size)
-            + np.bincount((base + (b0 + 1) % HOG_BINS).ravel(), (mag * frac).ravel(), size))
+    hist = (np.bincount(b0.ravel(), (mag * (1 - frac)).ravel(), size)
+            + np.bincount(b1.ravel(), (mag * frac).ravel(), size))
     return hist.reshape(n, ch, cw, HOG_BINS).astype(np.float32)
 
 
@@ -434,7 +445,7 @@ def _balanced(patches: np.ndarray):
     # (two element-wise minima: numpy's reduction over an axis of 3 is several times slower)
     lum8 = np.minimum(np.minimum(patches[..., 0], patches[..., 1]), patches[..., 2]).reshape(n, -1)
     k_hi, k_lo = int(0.85 * lum8.shape[1]), int(0.08 * lum8.shape[1])
-    part = np.partition(lum8, (k_lo, k_hi), axis=1)
+    part = np.sort(lum8, axis=1, kind="stable")     # a radix sort on 8 bits: faster than np.partition here
     hi, lo = part[:, k_hi].astype(np.float32), part[:, k_lo].astype(np.float32)
     lum = lum8.astype(np.float32)
     ink = lum < ((hi + lo) / 2)[:, None]
@@ -448,7 +459,8 @@ def _balanced(patches: np.ndarray):
     flat = pf.reshape(len(idx), -1, 3)
     pmask = (lum >= (hi - 0.15 * (hi - lo))[:, None]).astype(np.float32)
     paper = np.einsum("npc,np->nc", flat, pmask) / np.maximum(1.0, pmask.sum(axis=1))[:, None] + 1.0
-    balanced = np.clip(flat / paper[:, None, :], 0, 1.2)
+    balanced = np.divide(flat, paper[:, None, :], out=flat)      # in place: flat is this function's copy
+    np.clip(balanced, 0, 1.2, out=balanced)
     return balanced, ink, paper_share[idx], idx
 
 
@@ -484,7 +496,8 @@ def batch_features(patches: np.ndarray, turned: bool = False):
     ink_col = np.einsum("npc,np->nc", balanced, inkf) / np.maximum(1.0, inkf.sum(axis=1))[:, None]
     redness = ink_col[:, 2] - np.maximum(ink_col[:, 0], ink_col[:, 1])
     grey = _stretched_grey(balanced)[0].reshape(len(idx), PATCH_H, PATCH_W)
-    thumb = grey.reshape(len(idx), PATCH_H // 2, 2, PATCH_W // 2, 2).mean(axis=(2, 4))
+    # 2x2 means, summed as numpy's mean over the two axes sums them (the same bits), ten times faster
+    thumb = ((grey[:, 0::2, 0::2] + grey[:, 0::2, 1::2]) + (grey[:, 1::2, 0::2] + grey[:, 1::2, 1::2])) / np.float32(4)
     extra = np.stack([redness * 4, ink_col.mean(axis=1) * 2, paper_share * 2], axis=1)
     cells = _hog_cells(grey)
     m = len(idx)
