@@ -322,26 +322,31 @@ def _blobs_in(ink: np.ndarray, split_lines: bool = True, split_joined: bool = Fa
 
 
 def _pairs(cents: np.ndarray, sizes: np.ndarray, faint: np.ndarray | None = None) -> np.ndarray:
-    """Index pairs (i, j) of blobs that could be a rank above a suit: similar sizes, close together,
-    and not both ``faint``."""
+    """Index pairs (i, j), i < j, in that order, of blobs that could be a rank above a suit: similar
+    sizes, close together, and not both ``faint``.  Only blobs within reach of each other across x
+    (the largest glyph's pairing distance) are compared: a window over the blobs sorted by x."""
     n = len(cents)
     if n < 2:
         return np.zeros((0, 2), int)
-    out = []
-    chunk = max(1, 250_000 // n)
-    for i0 in range(0, n, chunk):
-        i = np.arange(i0, min(n, i0 + chunk))[:, None]
-        j = np.arange(n)[None, :]
-        d = np.hypot(cents[i, 0] - cents[j, 0], cents[i, 1] - cents[j, 1])
-        smax = np.maximum(sizes[i], sizes[j])
-        smin = np.minimum(sizes[i], sizes[j])
-        ok = ((j > i) & (d >= PAIR_SPAN[0] * smax) & (d <= PAIR_SPAN[1] * smax + PAIR_SLACK)
-              & (smin >= PAIR_SIZE_RATIO * smax))
-        if faint is not None:
-            ok &= ~(faint[i] & faint[j])
-        ii, jj = np.nonzero(ok)
-        out.append(np.stack([ii + i0, jj], axis=1))
-    return np.vstack(out).astype(int).reshape(-1, 2)
+    reach = PAIR_SPAN[1] * float(sizes.max()) + PAIR_SLACK
+    order = np.argsort(cents[:, 0], kind="stable")
+    xs = cents[order, 0]
+    start = np.arange(1, n + 1)                                  # each pair once: the later one in x order
+    stop = np.searchsorted(xs, xs + reach, side="right")
+    count = stop - start
+    first = np.repeat(np.arange(n), count)
+    second = start[first] + np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)
+    i, j = np.minimum(order[first], order[second]), np.maximum(order[first], order[second])
+    d = np.hypot(cents[i, 0] - cents[j, 0], cents[i, 1] - cents[j, 1])
+    smax = np.maximum(sizes[i], sizes[j])
+    smin = np.minimum(sizes[i], sizes[j])
+    ok = ((d >= PAIR_SPAN[0] * smax) & (d <= PAIR_SPAN[1] * smax + PAIR_SLACK)
+          & (smin >= PAIR_SIZE_RATIO * smax))
+    if faint is not None:
+        ok &= ~(faint[i] & faint[j])
+    i, j = i[ok], j[ok]
+    by_i = np.lexsort((j, i))
+    return np.stack([i[by_i], j[by_i]], axis=1).astype(int)
 
 
 def right_of(down) -> np.ndarray:

@@ -102,6 +102,29 @@ def test_patches_sampled_together_are_the_patches_sampled_one_by_one():
     assert C._patches(work, centre[:0], down[:0], scale[:0]).shape == (0, C.PATCH_H, C.PATCH_W, 3)
 
 
+def test_pairs_are_every_pair_the_rule_allows_in_order():
+    """``_pairs`` compares only blobs within reach across x: it finds the same pairs, in the same
+    (i, j) order, as checking every two blobs, also where blobs share an x (rounded centroids)."""
+    rng = np.random.default_rng(11)
+    for decimals in (0, 1, 3):
+        n = 150
+        cents = np.round(rng.uniform(0, 300, (n, 2)), decimals)
+        sizes = rng.integers(C.MIN_BLOB, C.MAX_BLOB + 1, n).astype(float)
+        faint = rng.random(n) < 0.3
+        want = []
+        for i in range(n):
+            for j in range(i + 1, n):
+                d = np.hypot(*(cents[i] - cents[j]))
+                big, small = max(sizes[i], sizes[j]), min(sizes[i], sizes[j])
+                if (C.PAIR_SPAN[0] * big <= d <= C.PAIR_SPAN[1] * big + C.PAIR_SLACK
+                        and small >= C.PAIR_SIZE_RATIO * big and not (faint[i] and faint[j])):
+                    want.append((i, j))
+        got = C._pairs(cents, sizes, faint)
+        assert len(want) > 50
+        assert [tuple(p) for p in got] == want
+    assert C._pairs(cents[:1], sizes[:1]).shape == (0, 2)
+
+
 def test_shipped_model_has_several_networks():
     assert len(C.load_model().members) >= 2
 
