@@ -336,8 +336,11 @@ def test_a_reading_of_a_card_named_elsewhere_does_not_veto(seed, deck, card, mon
     pack has each card once: the reading says nothing against this card, which is named.  With
     the rule off (CLAIMED_ELSEWHERE) the card is not named: the scene shows what the rule does.
     The sure-by-both bar is held at 0.95, as when the rule was made: at BOTH_MLP's 0.7 that rule
-    alone names the king of 3 125 018 too (its MLPs give it 0.87)."""
+    alone names the king of 3 125 018 too (its MLPs give it 0.87).  The CNN's gate is held at 0.1,
+    as then too: at 0.2 (fewer weak hypotheses read by the CNN) that king is named without the rule
+    as well, and the scene no longer shows what the rule does."""
     monkeypatch.setattr("vision.cards.BOTH_MLP", 0.95)
+    monkeypatch.setattr("vision.cards.CNN_GATE", 0.1)
     _named_by_the_rule_alone(seed, deck, card, monkeypatch, "CLAIMED_ELSEWHERE", False)
 
 
