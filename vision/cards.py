@@ -586,7 +586,8 @@ class CardModel:
         all give p(index) under p keep their average alone (so p(index) stays under p); the other
         networks read only the rest.  Most hypotheses of a frame are plainly not an index: a quarter
         of the networks' work rules out about seven in ten of them (see MLP_GATE)."""
-        if gate is None or len(features) == 0:
+        if gate is None or len(features) == 0 or max(gate[0]) >= len(self.members):
+            # (a file with fewer networks than the gate names, a network being trained: no gate)
             return self._average(features, range(len(self.members)))
         first, below = gate
         ranks, suits = self._average(features, first)

@@ -81,6 +81,9 @@ def test_the_gate_lets_some_networks_rule_out_what_they_are_sure_is_no_index():
     np.testing.assert_allclose(suits[ruled_out], gate_alone[1][ruled_out], rtol=1e-4, atol=1e-6)
     np.testing.assert_allclose(ranks[~ruled_out], whole[0][~ruled_out], rtol=1e-5)
     np.testing.assert_allclose(suits[~ruled_out], whole[1][~ruled_out], rtol=1e-5)
+    # a file with fewer networks than the gate names (one being trained and tried) reads ungated
+    alone = C.CardModel({**nets[0], "geometry": model_file["geometry"]})
+    np.testing.assert_array_equal(alone.predict(x, gate=C.MLP_GATE)[0], alone.predict(x)[0])
 
 
 def test_patches_sampled_together_are_the_patches_sampled_one_by_one():
