@@ -576,7 +576,8 @@ class CardModel:
         self.first_b = np.concatenate([m["b1"] - m["mean"].astype(np.float64) @ w
                                        for m, w in zip(self.members, w1)]).astype(np.float32)
         self._widths = [m["W1"].shape[1] for m in self.members]
-        self._first_of: dict = {}             # (networks) -> their columns of first_w, first_b
+        # (networks) -> their columns of first_w, first_b; all of them are the matrices themselves
+        self._first_of: dict = {tuple(range(len(self.members))): (self.first_w, self.first_b)}
         self.geometry = self.p["geometry"].astype(np.float64)   # corner_u, corner_v, width, height (in scale)
 
     def predict(self, features: np.ndarray, gate=None) -> tuple[np.ndarray, np.ndarray]:
