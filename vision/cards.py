@@ -408,7 +408,12 @@ def _hog_cells(grey: np.ndarray) -> np.ndarray:
     # OpenCV's polar form (angles to about 0.3 degree) is several times faster than np.arctan2
     mag, ang = cv2.cartToPolar(gx.reshape(-1, 1), gy.reshape(-1, 1))
     mag = mag.reshape(n, h, w)
-    ang = (ang.reshape(n, h, w) % np.float32(np.pi)) * np.float32(HOG_BINS / np.pi)
+    # the angle modulo pi (unsigned gradients), by subtracting pi from [pi, 2 pi]: exact, the same
+    # bits as np.mod and ten times faster (at 2 pi itself the bin comes out 9, wrapped to 0 below
+    # with no fraction, as np.mod's 0 gives; tests/vision/test_cards_model.py checks it)
+    pi = np.float32(np.pi)
+    ang = ang.reshape(n, h, w)
+    ang = (ang - pi * (ang >= pi).astype(np.float32)) * np.float32(HOG_BINS / np.pi)
     b0 = ang.astype(np.intp)                   # truncation: the floor of a non-negative angle
     frac = ang - b0.astype(np.float32)
     b0[b0 == HOG_BINS] = 0                     # an angle rounded up to 180 degrees is 0

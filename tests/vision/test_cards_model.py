@@ -105,6 +105,50 @@ def test_patches_sampled_together_are_the_patches_sampled_one_by_one():
     assert C._patches(work, centre[:0], down[:0], scale[:0]).shape == (0, C.PATCH_H, C.PATCH_W, 3)
 
 
+def _hog_cells_by_mod(grey):
+    """The gradient-orientation histograms as first written: the angle taken modulo pi by np.mod."""
+    g = np.pad(grey, ((0, 0), (1, 1), (1, 1)), mode="edge")
+    gx = g[:, 1:-1, 2:] - g[:, 1:-1, :-2]
+    gy = g[:, 2:, 1:-1] - g[:, :-2, 1:-1]
+    n, h, w = grey.shape
+    mag, ang = cv2.cartToPolar(gx.reshape(-1, 1), gy.reshape(-1, 1))
+    mag = mag.reshape(n, h, w)
+    ang = (ang.reshape(n, h, w) % np.float32(np.pi)) * np.float32(C.HOG_BINS / np.pi)
+    b0 = np.floor(ang).astype(int)
+    frac = ang - b0.astype(np.float32)
+    b0[b0 == C.HOG_BINS] = 0
+    b1 = (b0 + 1) % C.HOG_BINS
+    ch, cw = h // C.HOG_CELL, w // C.HOG_CELL
+    hist = np.zeros((n, ch, cw, C.HOG_BINS))
+    ys, xs = np.mgrid[0:ch * C.HOG_CELL, 0:cw * C.HOG_CELL]
+    for k in range(n):
+        np.add.at(hist[k], (ys // C.HOG_CELL, xs // C.HOG_CELL, b0[k, :ch * C.HOG_CELL, :cw * C.HOG_CELL]),
+                  (mag[k] * (1 - frac[k]))[:ch * C.HOG_CELL, :cw * C.HOG_CELL])
+        np.add.at(hist[k], (ys // C.HOG_CELL, xs // C.HOG_CELL, b1[k, :ch * C.HOG_CELL, :cw * C.HOG_CELL]),
+                  (mag[k] * frac[k])[:ch * C.HOG_CELL, :cw * C.HOG_CELL])
+    return hist
+
+
+def test_gradient_histograms_take_the_angle_modulo_pi_exactly():
+    """``_hog_cells`` folds the angle into [0, pi) by subtraction, not np.mod: the same bins and
+    weights, also for gradients pointing exactly left (pi), along an axis (0, pi/2, 3 pi/2) and a
+    hair below the x axis (an angle of 2 pi, or just under it)."""
+    rng = np.random.default_rng(5)
+    grey = rng.random((12, C.PATCH_H, C.PATCH_W)).astype(np.float32)
+    grey[0] = np.linspace(1, 0, C.PATCH_W, dtype=np.float32)[None, :]           # pointing left: pi
+    grey[1] = np.linspace(0, 1, C.PATCH_H, dtype=np.float32)[:, None]           # down: pi / 2
+    grey[2] = np.linspace(1, 0, C.PATCH_H, dtype=np.float32)[:, None]           # up: 3 pi / 2
+    grey[3] = np.arange(C.PATCH_W, dtype=np.float32)[None, :] / 32              # right: 0 ...
+    grey[3][:, 0] = -np.arange(C.PATCH_H, dtype=np.float32) / 2 ** 30             # ... a hair upwards: 2 pi
+    grey[4] = np.round(grey[4] * 4) / 4                                          # many equal steps
+    grey[5] = 0.5                                                                 # no gradient at all
+    got = C._hog_cells(grey)
+    want = _hog_cells_by_mod(grey)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    assert np.abs(got[0]).sum() > 0 and np.abs(got[5]).sum() == 0
+
+
 def test_pairs_are_every_pair_the_rule_allows_in_order():
     """``_pairs`` compares only blobs within reach across x: it finds the same pairs, in the same
     (i, j) order, as checking every two blobs, also where blobs share an x (rounded centroids)."""
