@@ -5,17 +5,21 @@ is hidden or unreadable.
 the index readings; it returns Contract 2 card dicts (``card: None``, ``face: "up" | "down"``,
 ``confidence: 0.0``, ``quad``) for regions that
 
-- stand out from the table in one of five masks: a colour or brightness change from the table's local
+- stand out from the table in one of six masks: a colour or brightness change from the table's local
   median (plain cloths, wood, shadows), a colour that is rare in the whole picture (a patterned
   cloth's colours are common everywhere, a card's cover a few per cent of the picture), an area
-  enclosed by sharp edges (a card's outline, whatever its colours), or (twice) a change of the colour
+  enclosed by sharp edges (a card's outline, whatever its colours), (twice) a change of the colour
   and contrast averaged over a cloth's pattern period (dots, checks and stripes average to one
-  colour, a back does not);
+  colour, a back does not), or, on a cloth that repeats itself (stripes, checks), a break of its
+  period: a neighbourhood that matches none of the cloth one period away (a back in the cloth's own
+  colours, whose average is the cloth's);
 - have a card's shape (a rectangle of aspect 1.15-1.95, at least 65 % filled) and size;
 - show a colour step along all four sides of the rectangle that is a straight edge: larger across
-  the side than along it (a card's edge; glare, shadows, hands and a cloth's dots and checks do not);
+  the side than along it (a card's edge; glare, shadows, hands and a cloth's dots and checks do not;
+  a break of the period is allowed sides less straight, crossed by the cloth's own lines);
 - differ in their middle from the table averaged over the finer pattern period (a card-shaped window
-  of a dotted cloth, whose rows of dots pass the edge test, does not);
+  of a dotted cloth, whose rows of dots pass the edge test, does not), or, for a break of the
+  period, break it in their middle too;
 - are not already covered by a reading that named a card (under one that named none, only a region
   that is clearly a back is kept: a back's ornament is often taken for an index).
 
@@ -55,6 +59,14 @@ PATTERN_PERIODS = (0.08, 0.16)     # the averaged-colour masks average over thes
 AVERAGED_DISTANCE = 3.0            # ... and keeps what is this many times the typical distance from the table
 KNOWN_OVERLAP = 0.3                # a region this much covered by a reading is that reading's card
 STANDS_OUT = 1.5                   # a region's middle differs from the table by this many typical distances
+PERIODIC = True                    # a sixth mask: where a patterned cloth does not repeat itself
+PATTERN_CONTRAST = 10.0            # a cloth with a median 5 x 5 grey spread under this has no pattern to repeat
+PERIOD_MIN = 0.4                   # the cloth's autocorrelation at its period, at least (1 at no shift)
+PERIOD_SECOND = 0.3                # a second period, in another direction, at least this share of the first's
+PERIOD_MAX = 0.6                   # periods shorter than this share of a card's length
+PERIOD_SLACK = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1))   # (the perspective changes the period)
+PERIODIC_LEVEL = (8.0, 3.0)        # not cloth: a neighbourhood difference above both this and this x its median
+PERIODIC_STRAIGHT = 0.4            # a region of that mask needs this share of each side straight (EDGE_SIDE_MIN)
 
 # the face test looks at the card flattened to _FLAT_W x _FLAT_H; inset from the edge in card widths:
 _FLAT_W, _FLAT_H = 40, 60
@@ -160,6 +172,92 @@ def edge_enclosed_mask(half: np.ndarray, card_px: float, size) -> np.ndarray:
     return _opened(cv2.resize(filled, size, interpolation=cv2.INTER_NEAREST), card_px)
 
 
+def pattern_periods(img: np.ndarray, card_px: float) -> list[np.ndarray]:
+    """The shifts (x, y pixels) that map a patterned cloth onto itself: the highest peak of the grey
+    picture's autocorrelation away from zero shift (a stripe's or check's period, shorter than
+    PERIOD_MAX of a card), and the highest one in another direction (the second axis of checks and
+    dots), if it is at least PERIOD_SECOND of the first.  No shift when the picture has little fine
+    contrast (PATTERN_CONTRAST: plain cloths, felt, most wood) or does not repeat itself (PERIOD_MIN
+    at the first peak)."""
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    mean = cv2.blur(grey, (5, 5))
+    spread = cv2.sqrt(cv2.max(cv2.blur(grey * grey, (5, 5)) - mean * mean, 0.0))
+    if float(np.median(spread[::2, ::2])) < PATTERN_CONTRAST:
+        return []
+    grey -= float(grey.mean())
+    spectrum = cv2.dft(grey, flags=cv2.DFT_COMPLEX_OUTPUT)
+    corr = cv2.idft(cv2.mulSpectrums(spectrum, spectrum, 0, conjB=True), flags=cv2.DFT_REAL_OUTPUT)
+    if corr[0, 0] <= 0:
+        return []
+    # the shifts within reach, as a window round zero shift of the (cyclic) correlation
+    r = int(np.ceil(PERIOD_MAX * card_px)) + 2          # (+ 2: the peak test's 5 x 5 neighbourhood)
+    h, w = corr.shape
+    if 2 * r + 1 > min(h, w):
+        return []
+    rows = np.r_[h - r:h, 0:r + 1]
+    cols = np.r_[w - r:w, 0:r + 1]
+    window = np.ascontiguousarray(corr[np.ix_(rows, cols)] / corr[0, 0])
+    dy, dx = np.mgrid[-r:r + 1, -r:r + 1]
+    radius = np.hypot(dy, dx)
+    peak = (window >= cv2.dilate(window, np.ones((5, 5), np.uint8))) & (radius > 3) & (radius < PERIOD_MAX * card_px)
+    ys, xs = np.nonzero(peak)
+    if len(ys) == 0:
+        return []
+    values = window[ys, xs]
+    order = np.argsort(-values, kind="stable")
+    if values[order[0]] < PERIOD_MIN:
+        return []
+    first = np.array([dx[ys[order[0]], xs[order[0]]], dy[ys[order[0]], xs[order[0]]]], np.float64)
+    shifts = [first]
+    for k in order[1:]:
+        if values[k] < PERIOD_SECOND * values[order[0]]:
+            break
+        v = np.array([dx[ys[k], xs[k]], dy[ys[k], xs[k]]], np.float64)
+        if abs(first[0] * v[1] - first[1] * v[0]) > 0.35 * np.hypot(*first) * np.hypot(*v):
+            shifts.append(v)
+            break
+    return shifts
+
+
+def periodic_difference(img: np.ndarray, card_px: float):
+    """(difference, level) where a patterned cloth does not repeat itself, or None on a cloth that
+    does not repeat (``pattern_periods``): each pixel's 5 x 5 neighbourhood is compared with the
+    neighbourhoods one period away (both ways, give or take a pixel for the perspective's change of
+    period), and the smallest of the differences is kept.  Cloth matches itself somewhere; a card's
+    back breaks the period wherever its colours are the cloth's own.  ``level``: the difference that
+    is not cloth (PERIODIC_LEVEL)."""
+    shifts = pattern_periods(img, card_px)
+    if not shifts:
+        return None
+    h, w = img.shape[:2]
+    # every shift, a pixel of slack included, is a window of one padded copy (edges replicated)
+    pad = int(max(np.abs(v).max() for v in shifts)) + 1
+    padded = cv2.copyMakeBorder(img, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    best = None
+    for v in shifts:
+        for sign in (1, -1):
+            for dx, dy in PERIOD_SLACK:
+                x0, y0 = pad + int(sign * v[0]) + dx, pad + int(sign * v[1]) + dy
+                b, g, r = cv2.split(cv2.absdiff(img, padded[y0:y0 + h, x0:x0 + w]))
+                diff = cv2.blur(cv2.max(cv2.max(b, g), r), (5, 5))
+                best = diff if best is None else cv2.min(best, diff)
+    return best, max(PERIODIC_LEVEL[0], PERIODIC_LEVEL[1] * float(np.median(best)))
+
+
+def periodic_mask(periodic, card_px: float, shape) -> np.ndarray:
+    """The blobs of ``periodic_difference`` above its level, closed and filled to the cards' outlines."""
+    if periodic is None:
+        return np.zeros(shape[:2], np.uint8)
+    difference, level = periodic
+    mask = cv2.compare(difference, level, cv2.CMP_GT)
+    k = int(0.2 * card_px) | 1
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = np.zeros_like(mask)
+    cv2.drawContours(filled, outlines, -1, 255, -1)
+    return _opened(filled, card_px)
+
+
 def _opened(mask: np.ndarray, card_px: float) -> np.ndarray:
     """The mask with pinholes closed and everything narrower than about a card's width removed."""
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
@@ -192,10 +290,17 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
     out = []
     centres = []
     distances = [averaged_colour_distance(small, card_px, period) for period in PATTERN_PERIODS]
-    masks = (foreground_mask(small, card_px), rare_colour_mask(small, card_px),
+    periodic = periodic_difference(small, card_px) if PERIODIC else None
+    masks = [foreground_mask(small, card_px), rare_colour_mask(small, card_px),
              edge_enclosed_mask(half, card_px, (small.shape[1], small.shape[0])),
-             *(averaged_colour_mask(small, card_px, period, d) for period, d in zip(PATTERN_PERIODS, distances)))
-    for mask in masks:
+             *(averaged_colour_mask(small, card_px, period, d) for period, d in zip(PATTERN_PERIODS, distances))]
+    if periodic is not None:
+        masks.append(periodic_mask(periodic, card_px, small.shape))
+    for which, mask in enumerate(masks):
+        # a region of the periodic mask broke the cloth's period already: its sides may be crossed by
+        # the cloth's checks and stripes (less of each side straight), and its middle may average to
+        # the cloth's colour (it breaks the period instead)
+        breaks_period = periodic is not None and which == len(masks) - 1
         for rect, region in _card_shaped(mask, card_area):
             area = cv2.countNonZero(region)
             if cv2.countNonZero(cv2.bitwise_and(region, named)) > KNOWN_OVERLAP * area:
@@ -206,11 +311,13 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             centre = np.array(rect[0]) * SCALE
             if any(np.hypot(*(centre - c)) < 0.3 * card_px * SCALE for c in centres):
                 continue                         # found in another mask already
-            box = _edge_fitted(half, cv2.boxPoints(rect) * (SCALE / 2.0))
+            box = _edge_fitted(half, cv2.boxPoints(rect) * (SCALE / 2.0),
+                               straight_min=PERIODIC_STRAIGHT if breaks_period else EDGE_SIDE_MIN)
             if box is None:
                 continue
             box = _portrait_order(box)
-            if not _stands_out(distances[0], box * (2.0 / SCALE)):
+            if not (_stands_out(distances[0], box * (2.0 / SCALE))
+                    or (breaks_period and _breaks_period(periodic, box * (2.0 / SCALE)))):
                 continue                         # a card-shaped window of a patterned cloth
             quad = box * 2.0                     # in the full picture, where paper and backs are told apart
             under = on_unnamed and not _is_clearly_face_down(work, quad)
@@ -298,7 +405,8 @@ def _blank_share(flat: np.ndarray) -> float:
     return float(np.mean(spread < INK_STEP))
 
 
-def _edge_fitted(img: np.ndarray, box: np.ndarray, shift: int = 4, depth: float = 2.0, points: int = 14):
+def _edge_fitted(img: np.ndarray, box: np.ndarray, shift: int = 4, depth: float = 2.0, points: int = 14,
+                 straight_min: float = EDGE_SIDE_MIN):
     """The rectangle ``box`` (in ``img`` pixels) with each side moved, up to ``shift`` px along its
     normal, onto the strongest colour step; None when a side shows no step over most of its length,
     or no step that is a straight edge: one across the side larger than the change along it (a card's
@@ -325,7 +433,7 @@ def _edge_fitted(img: np.ndarray, box: np.ndarray, shift: int = 4, depth: float 
         score = (step > EDGE_STEP).mean(axis=1)
         straight = ((step > EDGE_STEP) & (step > EDGE_ACROSS * step_along)).mean(axis=1)
         best = int(np.argmax(score))
-        if score[best] < EDGE_SIDE_MIN or straight.max() < EDGE_SIDE_MIN:
+        if score[best] < EDGE_SIDE_MIN or straight.max() < straight_min:
             return None
         sides.append((p0 + offsets[best] * normal, along))
     corners = []
@@ -349,6 +457,21 @@ def _stands_out(distance: np.ndarray, box: np.ndarray) -> bool:
     mask = np.zeros(distance.shape, np.uint8)
     cv2.fillPoly(mask, [inner], 1)
     return not mask.any() or float(np.median(distance[mask > 0])) >= STANDS_OUT
+
+
+def _breaks_period(periodic, box: np.ndarray) -> bool:
+    """Whether the middle of ``box`` (shrunk to 0.6, in ``periodic_difference`` pixels) is not the
+    cloth: its median difference from the cloth one period away is above the level.  A back whose
+    colours average to the cloth's (navy and gold on a brown check) does not stand out by its
+    averaged colour, but it does not repeat the cloth either."""
+    if periodic is None:
+        return False
+    difference, level = periodic
+    centre = box.mean(axis=0)
+    inner = np.round(centre + 0.6 * (box - centre)).astype(np.int32)
+    mask = np.zeros(difference.shape, np.uint8)
+    cv2.fillPoly(mask, [inner], 1)
+    return bool(mask.any()) and float(np.median(difference[mask > 0])) > level
 
 
 def _agreed_area(quads) -> float:
