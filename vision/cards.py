@@ -183,8 +183,8 @@ def _ink_blobs(work: np.ndarray):
     k = max(15, int(round(work.shape[1] / 45)) | 1)
     paper = cv2.dilate(dark, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     # masks are 0/1, so that an AND with a 0/255 comparison gives the 0/1 ink at once
-    valid = cv2.compare(paper, 50, cv2.CMP_GT) // 255
-    bright = cv2.compare(paper, FAINT_PAPER, cv2.CMP_GT) // 255
+    valid = cv2.threshold(paper, 50, 1, cv2.THRESH_BINARY)[1]
+    bright = cv2.threshold(paper, FAINT_PAPER, 1, cv2.THRESH_BINARY)[1]
     values = np.arange(256, dtype=np.uint8)[None, :]
     not_table = None
     levels = []
@@ -196,7 +196,7 @@ def _ink_blobs(work: np.ndarray):
         if level == 0:
             table = _large_dark(ink)
             if table is not None:
-                not_table = cv2.compare(table, 0, cv2.CMP_EQ) // 255
+                not_table = cv2.threshold(table, 0, 1, cv2.THRESH_BINARY_INV)[1]
                 ink = cv2.bitwise_and(ink, not_table)
         if level < len(INK_RATIOS):
             levels.append(_blobs_in(ink, split_lines=level == 0, split_joined=level == 1))
