@@ -58,6 +58,7 @@ DOWN_MARGIN_PAPER = 0.3            # clearly face down: less paper than this in 
 PATTERN_PERIODS = (0.08, 0.16)     # the averaged-colour masks average over these fractions of a card length
 AVERAGED_DISTANCE = 3.0            # ... and keeps what is this many times the typical distance from the table
 KNOWN_OVERLAP = 0.3                # a region this much covered by a reading is that reading's card
+MIN_PICTURE = 16                   # pictures narrower or lower than this (pixels) hold no card region
 STANDS_OUT = 1.5                   # a region's middle differs from the table by this many typical distances
 PERIODIC = True                    # a sixth mask: where a patterned cloth does not repeat itself
 PATTERN_CONTRAST = 10.0            # a cloth with a median 5 x 5 grey spread under this has no pattern to repeat
@@ -275,6 +276,8 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
     left to that reading unless it is clearly a back; with ``under_readings`` it is returned
     too, marked ``"under_reading": True`` (the caller may read its corners again)."""
     h, w = work.shape[:2]
+    if min(h, w) < MIN_PICTURE:
+        return []                                # (the masks' small copies would be empty)
     half = cv2.resize(work, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
     small = cv2.resize(half, (w // SCALE, h // SCALE), interpolation=cv2.INTER_AREA)
     card_area = _agreed_area(known_quads if size_quads is None else size_quads) / (SCALE * SCALE)

@@ -183,6 +183,16 @@ def _maps_onto_itself(img, v) -> bool:
     return float(np.abs(a - b).mean()) < 1.0
 
 
+@pytest.mark.parametrize("shape", [(8, 8, 3), (15, 400, 3), (400, 12, 3), (16, 16, 3)])
+def test_a_tiny_picture_has_no_card_and_no_error(shape):
+    """A picture a few pixels across (a thumbnail, a cropped corner) gives no region and no card,
+    not an OpenCV assertion from the masks' quarter- and eighth-size copies."""
+    img = np.random.default_rng(4).integers(0, 256, shape, dtype=np.uint8)
+    assert card_regions(img, []) == []
+    from vision.cards import find_cards
+    assert [c for c in find_cards(img) if c["card"] is not None] == []
+
+
 def test_pattern_periods_are_a_cloths_repeats_and_nothing_on_a_plain_cloth():
     """Each shift found maps the cloth onto itself: stripes (across them, or along them) and checks
     (along two directions); a plain cloth with camera noise, and a cloth of random blotches, repeat
