@@ -39,6 +39,29 @@ def _conv3x3_relu(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.maximum(out, 0, out=out).reshape(n, h, wd, f)
 
 
+def _conv3x3_relu_wide(x: np.ndarray, w9: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``_conv3x3_relu`` for inputs of many channels, with the weights laid out (9 C) x F, row and
+    column of the window first, then channel (``_window_first``): the nine shifted copies are
+    written as whole channel vectors into a zeroed N x H x W x 9 x C array (the zeros are the
+    padding).  A third faster than stacking for C = 24 and 48; the same sums in another order
+    (within about 1e-6)."""
+    n, h, wd, c = x.shape
+    cols = np.zeros((n, h, wd, 9, c), np.float32)
+    for dy in range(3):
+        y0, y1 = max(0, 1 - dy), min(h, h + 1 - dy)
+        for dx in range(3):
+            x0, x1 = max(0, 1 - dx), min(wd, wd + 1 - dx)
+            cols[:, y0:y1, x0:x1, dy * 3 + dx, :] = x[:, y0 + dy - 1:y1 + dy - 1, x0 + dx - 1:x1 + dx - 1, :]
+    out = cols.reshape(n * h * wd, 9 * c) @ w9 + b
+    return np.maximum(out, 0, out=out).reshape(n, h, wd, w9.shape[1])
+
+
+def _window_first(w: np.ndarray) -> np.ndarray:
+    """F x C x 3 x 3 conv weights as the (9 C) x F matrix of ``_conv3x3_relu_wide``."""
+    f, c = w.shape[:2]
+    return np.ascontiguousarray(w.transpose(0, 2, 3, 1).reshape(f, 9 * c).T, np.float32)
+
+
 def _pool2(x: np.ndarray) -> np.ndarray:
     """2 x 2 max-pooling of N x H x W x C (an odd last row or column dropped): the larger of four
     strided views, element by element (several times faster than a max over reshaped axes)."""
@@ -61,15 +84,17 @@ class CardCNN:
         for prefix in [""] + [f"m{k}_" for k in range(1, 100)]:
             if prefix + "c1w" not in params:
                 break
-            self.members.append({k: np.asarray(params[prefix + k], np.float32) for k in LAYERS})
+            m = {k: np.asarray(params[prefix + k], np.float32) for k in LAYERS}
+            m["c2w9"], m["c3w9"] = _window_first(m["c2w"]), _window_first(m["c3w"])
+            self.members.append(m)
         if not self.members:
             raise ValueError("card CNN file holds no network")
 
     @staticmethod
     def _forward(m: dict, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         h = _pool2(_conv3x3_relu(x, m["c1w"], m["c1b"]))
-        h = _pool2(_conv3x3_relu(h, m["c2w"], m["c2b"]))
-        h = _conv3x3_relu(h, m["c3w"], m["c3b"])
+        h = _pool2(_conv3x3_relu_wide(h, m["c2w9"], m["c2b"]))
+        h = _conv3x3_relu_wide(h, m["c3w9"], m["c3b"])
         flat = h.transpose(0, 3, 1, 2).reshape(len(h), -1)          # PyTorch's flatten order (C, H, W)
         d = np.maximum(flat @ m["fw"].T + m["fb"], 0)
         return _softmax(d @ m["rw"].T + m["rb"]), _softmax(d @ m["sw"].T + m["sb"])

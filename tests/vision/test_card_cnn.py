@@ -38,6 +38,18 @@ def test_convolution_matches_the_textbook_loop():
     np.testing.assert_allclose(card_cnn._conv3x3_relu(x, w, b), _loop_conv_relu(x, w, b), rtol=1e-4, atol=1e-4)
 
 
+def test_convolution_of_many_channels_matches_the_textbook_loop():
+    """The layout of the second and third layers (window first, then channel) gives the same
+    convolution, padding included, for odd and even sizes."""
+    rng = np.random.default_rng(3)
+    for shape in ((2, 7, 5, 24), (1, 4, 6, 9)):
+        x = rng.normal(size=shape).astype(np.float32)
+        w = rng.normal(size=(11, shape[3], 3, 3)).astype(np.float32)
+        b = rng.normal(size=11).astype(np.float32)
+        got = card_cnn._conv3x3_relu_wide(x, card_cnn._window_first(w), b)
+        np.testing.assert_allclose(got, _loop_conv_relu(x, w, b), rtol=1e-4, atol=1e-4)
+
+
 def test_forward_pass_matches_the_layers_done_by_hand():
     rng = np.random.default_rng(2)
     p = _params(rng)
