@@ -455,11 +455,17 @@ def _stands_out(distance: np.ndarray, box: np.ndarray) -> bool:
     table, averaged over the finer pattern period, by STANDS_OUT typical distances or more: a card's
     face or back does, a card-shaped window of a dotted or striped cloth (whose straight rows of
     dots the edge test can take for a card's sides) does not."""
+    middle = _middle(distance.shape, box)
+    return not middle.any() or float(np.median(distance[middle])) >= STANDS_OUT
+
+
+def _middle(shape, box: np.ndarray) -> np.ndarray:
+    """The pixels of a picture of ``shape`` inside ``box`` shrunk to 0.6 about its centre (bool)."""
     centre = box.mean(axis=0)
     inner = np.round(centre + 0.6 * (box - centre)).astype(np.int32)
-    mask = np.zeros(distance.shape, np.uint8)
+    mask = np.zeros(shape[:2], np.uint8)
     cv2.fillPoly(mask, [inner], 1)
-    return not mask.any() or float(np.median(distance[mask > 0])) >= STANDS_OUT
+    return mask > 0
 
 
 def _breaks_period(periodic, box: np.ndarray) -> bool:
@@ -470,11 +476,8 @@ def _breaks_period(periodic, box: np.ndarray) -> bool:
     if periodic is None:
         return False
     difference, level = periodic
-    centre = box.mean(axis=0)
-    inner = np.round(centre + 0.6 * (box - centre)).astype(np.int32)
-    mask = np.zeros(difference.shape, np.uint8)
-    cv2.fillPoly(mask, [inner], 1)
-    return bool(mask.any()) and float(np.median(difference[mask > 0])) > level
+    middle = _middle(difference.shape, box)
+    return bool(middle.any()) and float(np.median(difference[middle])) > level
 
 
 def _agreed_area(quads) -> float:
