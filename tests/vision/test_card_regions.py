@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from vision import render
+from vision.cards import find_cards
 from vision import card_regions as regions
 from vision.card_regions import _edge_fitted, _is_face_up, _portrait_order, averaged_colour_mask, card_regions, \
     edge_enclosed_mask, foreground_mask, pattern_periods, periodic_difference, periodic_mask, rare_colour_mask
@@ -189,7 +190,6 @@ def test_a_tiny_picture_has_no_card_and_no_error(shape):
     not an OpenCV assertion from the masks' quarter- and eighth-size copies."""
     img = np.random.default_rng(4).integers(0, 256, shape, dtype=np.uint8)
     assert card_regions(img, []) == []
-    from vision.cards import find_cards
     assert [c for c in find_cards(img) if c["card"] is not None] == []
 
 
@@ -243,7 +243,7 @@ def test_a_back_in_the_cloths_own_colours_breaks_its_period():
 
 
 @pytest.mark.parametrize("seed", [3_134_724, 3_134_647, 3_135_344])
-def test_backs_in_a_patterned_cloths_colours_are_found_where_they_break_its_period(seed):
+def test_backs_in_a_patterned_cloths_colours_are_found_where_they_break_its_period(seed, monkeypatch):
     """Dev scenes where every face-down card was missed before the periodic mask (2026-12-05): white-framed
     lattice backs on blue stripes, navy-and-gold backs on a brown check, backs on a green check;
     each face-down card (a pile by its top card) is found once, none on the cloth, and without the
@@ -256,11 +256,8 @@ def test_backs_in_a_patterned_cloths_colours_are_found_where_they_break_its_peri
     assert all(under(truth, r["quad"]) for r in downs)
     tops = sorted(max(under(truth, r["quad"])) for r in downs)
     assert tops == [i for i, t in enumerate(truth["cards"]) if t["face"] == "down" and t["visible"] >= 0.9]
-    regions.PERIODIC = False
-    try:
-        assert [r for r in card_regions(img, []) if r["face"] == "down"] == []
-    finally:
-        regions.PERIODIC = True
+    monkeypatch.setattr(regions, "PERIODIC", False)
+    assert [r for r in card_regions(img, []) if r["face"] == "down"] == []
 
 
 def test_averaged_colour_mask_sees_a_back_among_dots_of_a_similar_brightness():
@@ -344,7 +341,6 @@ def test_a_fine_pattern_on_a_back_is_judged_on_the_full_picture(real_deck):
     img, truth = render.render_card_scene(render.random_scene_spec(3123758))
     backs = [1, 3, 6]
     assert all(truth["cards"][i]["face"] == "down" and truth["cards"][i]["visible"] == 1.0 for i in backs)
-    from vision.cards import find_cards
     found = find_cards(img)
     for i in backs:
         regions = [r for r in found if i in under(truth, r["quad"])]
