@@ -138,7 +138,7 @@ def averaged_colour_mask(img: np.ndarray, card_px: float, period: float, distanc
     mask = _opened((distance > AVERAGED_DISTANCE).astype(np.uint8) * 255, card_px)
     # the average blurs a card's outline outwards by more the more the card stands out: each blob is
     # cut again at half its own level, where a blurred step has its edge
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    count, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
     out = np.zeros_like(mask)
     for i in range(1, count):
         x, y, w, h = stats[i, :4]
