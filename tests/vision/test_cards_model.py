@@ -149,6 +149,66 @@ def test_gradient_histograms_take_the_angle_modulo_pi_exactly():
     assert np.abs(got[0]).sum() > 0 and np.abs(got[5]).sum() == 0
 
 
+def _ink_patches(n=40, seed=6):
+    """Patches of dark ink on tinted paper, and every seventh dark all over (``_balanced`` drops those)."""
+    rng = np.random.default_rng(seed)
+    patches = rng.integers(150, 250, (n, C.PATCH_H, C.PATCH_W, 3)).astype(np.uint8)
+    for k in range(n):
+        y, x = rng.integers(2, C.PATCH_H - 12), rng.integers(2, C.PATCH_W - 8)
+        patches[k, y:y + 10, x:x + 6] = rng.integers(0, 60, 3)
+    patches[::7] = rng.integers(0, 50, (len(patches[::7]), C.PATCH_H, C.PATCH_W, 3))
+    return patches
+
+
+def test_features_turned_are_the_features_of_the_patches_turned():
+    """``batch_features(turned=True)`` reorders the upright patches' HOG blocks instead of
+    computing the turned ones: the same features as the patches turned by 180 degrees."""
+    patches = _ink_patches()
+    feats, feats_turned, idx = C.batch_features(patches, turned=True)
+    want, want_idx = C.batch_features(np.ascontiguousarray(patches[:, ::-1, ::-1]))
+    assert len(idx) > 20 and np.array_equal(idx, want_idx)
+    np.testing.assert_allclose(feats_turned, want, rtol=1e-5, atol=1e-5)
+    assert not np.allclose(feats, feats_turned, atol=1e-3)
+
+
+def test_patch_white_balance_is_the_weighted_mean_of_the_paper():
+    """``_balanced`` divides each patch by its paper's mean colour (+1), taken over the pixels
+    within 15 % of the bright level: checked against a plain per-patch computation."""
+    patches = _ink_patches(seed=7)
+    balanced, ink, paper_share, idx = C._balanced(patches)
+    assert 20 < len(idx) < len(patches)
+    for row, k in enumerate(idx):
+        flat = patches[k].reshape(-1, 3).astype(np.float64)
+        lum = flat.min(axis=1)
+        hi, lo = np.sort(lum)[int(0.85 * len(lum))], np.sort(lum)[int(0.08 * len(lum))]
+        paper = flat[lum >= hi - 0.15 * (hi - lo)].mean(axis=0) + 1.0
+        np.testing.assert_allclose(balanced[row], np.clip(flat / paper, 0, 1.2), rtol=1e-5, atol=1e-6)
+        np.testing.assert_array_equal(ink[row], lum < (hi + lo) / 2)
+
+
+def test_the_table_mask_falls_back_to_32_bit_labels(monkeypatch):
+    """``_large_dark`` labels with 16-bit labels; should they overflow (OpenCV raises), it labels
+    again with 32-bit ones and finds the same areas."""
+    ink = np.zeros((200, 320), np.uint8)
+    ink[20:180, 10:150] = 1                                   # a large dark area
+    ink[50:56, 200:206] = 1                                   # a glyph
+    want = C._large_dark(ink)
+    real = cv2.connectedComponentsWithStatsWithAlgorithm
+    tried = []
+
+    def overflowing(mask, connectivity, ltype, algorithm):
+        tried.append(ltype)
+        if ltype == cv2.CV_16U:
+            raise cv2.error("Total number of labels overflowed label type")
+        return real(mask, connectivity, ltype, algorithm)
+
+    monkeypatch.setattr(C.cv2, "connectedComponentsWithStatsWithAlgorithm", overflowing)
+    got = C._large_dark(ink)
+    assert tried == [cv2.CV_16U, cv2.CV_32S]
+    assert want is not None and np.array_equal(got, want)
+    assert want[100, 80] == 1 and want[53, 203] == 0
+
+
 def test_pairs_are_every_pair_the_rule_allows_in_order():
     """``_pairs`` compares only blobs within reach across x: it finds the same pairs, in the same
     (i, j) order, as checking every two blobs, also where blobs share an x (rounded centroids)."""
