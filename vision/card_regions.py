@@ -16,7 +16,10 @@ the index readings; it returns Contract 2 card dicts (``card: None``, ``face: "u
 - have a card's shape (a rectangle of aspect 1.15-1.95, at least 65 % filled) and size;
 - show a colour step along all four sides of the rectangle that is a straight edge: larger across
   the side than along it (a card's edge; glare, shadows, hands and a cloth's dots and checks do not;
-  a break of the period is allowed sides less straight, crossed by the cloth's own lines);
+  a break of the period is allowed sides less straight, crossed by the cloth's own lines); a region
+  with no such step near its sides (the masks made at small size, a shadow joined to a card, grow a
+  region past its card) is fitted again further in, onto the outermost straight steps, and kept
+  with a card's aspect, the same colours beyond all four sides, and no named card's centre inside;
 - differ in their middle from the table averaged over the finer pattern period (a card-shaped window
   of a dotted cloth, whose rows of dots pass the edge test, does not), or, for a break of the
   period, break it in their middle too;
@@ -57,6 +60,8 @@ INK_STEP = 20.0                    # a cell is blank when no channel varies more
 DOWN_MARGIN_PAPER = 0.3            # clearly face down: less paper than this in the margin band and inside
 PATTERN_PERIODS = (0.08, 0.16)     # the averaged-colour masks average over these fractions of a card length
 AVERAGED_DISTANCE = 3.0            # ... and keeps what is this many times the typical distance from the table
+SHRINK_INWARD = 12                 # a region with no edge near its sides is searched this far in (half-size px)
+SURROUNDINGS = 60.0                # ... and kept when the colours beyond its four sides differ at most this much
 KNOWN_OVERLAP = 0.3                # a region this much covered by a reading is that reading's card
 MIN_PICTURE = 16                   # pictures narrower or lower than this (pixels) hold no card region
 STANDS_OUT = 1.5                   # a region's middle differs from the table by this many typical distances
@@ -314,8 +319,15 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             centre = np.array(rect[0]) * SCALE
             if any(np.hypot(*(centre - c)) < 0.3 * card_px * SCALE for c in centres):
                 continue                         # found in another mask already
-            box = _edge_fitted(half, cv2.boxPoints(rect) * (SCALE / 2.0),
-                               straight_min=PERIODIC_STRAIGHT if breaks_period else EDGE_SIDE_MIN)
+            straight_min = PERIODIC_STRAIGHT if breaks_period else EDGE_SIDE_MIN
+            box = _edge_fitted(half, cv2.boxPoints(rect) * (SCALE / 2.0), straight_min=straight_min)
+            if box is None:
+                box = _shrunk_to_edges(half, cv2.boxPoints(rect) * (SCALE / 2.0), straight_min)
+                # a region grown round a named card whose outline came out too small is that card
+                if box is not None and any(cv2.pointPolygonTest(np.float32(box), tuple(
+                        float(v) for v in np.mean(np.asarray(q, float), axis=0) / 2.0), False) >= 0
+                        for q in named_quads):
+                    box = None
             if box is None:
                 continue
             box = _portrait_order(box)
@@ -409,15 +421,19 @@ def _blank_share(flat: np.ndarray) -> float:
 
 
 def _edge_fitted(img: np.ndarray, box: np.ndarray, shift: int = 4, depth: float = 2.0, points: int = 14,
-                 straight_min: float = EDGE_SIDE_MIN):
+                 straight_min: float = EDGE_SIDE_MIN, inward: int | None = None):
     """The rectangle ``box`` (in ``img`` pixels) with each side moved, up to ``shift`` px along its
     normal, onto the strongest colour step; None when a side shows no step over most of its length,
     or no step that is a straight edge: one across the side larger than the change along it (a card's
-    side; the dots, checks and stripes of a cloth change as much along any line through them)."""
+    side; the dots, checks and stripes of a cloth change as much along any line through them).
+    With ``inward`` each side is searched from ``inward`` px inside to 1 px outside instead, and
+    moves onto the outermost step that is a straight edge over enough of the side: for a region
+    grown past its card, the card's edge is the first such step met going in (the frame of a back's
+    pattern or of a court card's picture lies further in)."""
     box = np.asarray(box, np.float32)
     centre = box.mean(axis=0)
     t = np.linspace(0.15, 0.85, points, dtype=np.float32)[:, None]
-    offsets = np.arange(-shift, shift + 1, dtype=np.float32)
+    offsets = np.arange(-shift if inward is None else -inward, shift + 1 if inward is None else 2, dtype=np.float32)
     sides = []
     for k in range(4):
         p0, p1 = box[k], box[(k + 1) % 4]
@@ -435,9 +451,22 @@ def _edge_fitted(img: np.ndarray, box: np.ndarray, shift: int = 4, depth: float 
         step_along = np.abs(before - after).max(axis=2)
         score = (step > EDGE_STEP).mean(axis=1)
         straight = ((step > EDGE_STEP) & (step > EDGE_ACROSS * step_along)).mean(axis=1)
-        best = int(np.argmax(score))
-        if score[best] < EDGE_SIDE_MIN or straight.max() < straight_min:
-            return None
+        if inward is not None:
+            edges = np.nonzero((score >= EDGE_SIDE_MIN) & (straight >= straight_min))[0]
+            if len(edges) == 0:
+                return None
+            # the outermost run of such offsets, and in it the outermost peak of the step (a back's
+            # thin white frame joins the steps of its two edges in one run)
+            first, best = int(edges[-1]), int(edges[-1])
+            while first - 1 in edges:
+                first -= 1
+            strength = step.mean(axis=1)
+            while best > first and strength[best - 1] > strength[best]:
+                best -= 1
+        else:
+            best = int(np.argmax(score))
+            if score[best] < EDGE_SIDE_MIN or straight.max() < straight_min:
+                return None
         sides.append((p0 + offsets[best] * normal, along))
     corners = []
     for k in range(4):
@@ -448,6 +477,42 @@ def _edge_fitted(img: np.ndarray, box: np.ndarray, shift: int = 4, depth: float 
         s = np.linalg.solve(m, b - a)
         corners.append(a + s[0] * da)
     return np.array(corners, np.float64)
+
+
+def _shrunk_to_edges(img: np.ndarray, box: np.ndarray, straight_min: float):
+    """A region whose sides show no edge within a few pixels, fitted again further in
+    (``_edge_fitted`` with ``inward``): the masks made at 1/8 size, and a shadow or a neighbour
+    joined to a card, grow a region well past its card's edges.  Kept only with a card's aspect and
+    the same surroundings on all four sides (``_same_surroundings``): a window of a checked cloth
+    whose side is the table's edge has the floor beyond that side."""
+    fitted = _edge_fitted(img, box, straight_min=straight_min, inward=SHRINK_INWARD)
+    if fitted is None:
+        return None
+    (w, h) = cv2.minAreaRect(fitted.astype(np.float32))[1]
+    if not ASPECT[0] <= max(w, h) / max(1e-3, min(w, h)) <= ASPECT[1] or not _same_surroundings(img, fitted):
+        return None
+    return fitted
+
+
+def _same_surroundings(img: np.ndarray, box: np.ndarray, gap: float = 4.0, points: int = 14) -> bool:
+    """Whether the median colours just outside the four sides of ``box`` (``gap`` px out) lie
+    within SURROUNDINGS of each other (every channel): a card lies on one table."""
+    box = np.asarray(box, np.float32)
+    centre = box.mean(axis=0)
+    t = np.linspace(0.15, 0.85, points, dtype=np.float32)[:, None]
+    outside = []
+    for k in range(4):
+        p0, p1 = box[k], box[(k + 1) % 4]
+        along = p1 - p0
+        tangent = along / max(1e-6, float(np.hypot(*along)))
+        normal = np.array([tangent[1], -tangent[0]], np.float32)
+        if np.dot(normal, (p0 + p1) / 2 - centre) < 0:
+            normal = -normal
+        outside.append(p0 + t * along + gap * normal)
+    xy = np.stack(outside).reshape(1, -1, 2)
+    samples = cv2.remap(img, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    medians = np.median(samples.reshape(4, points, 3).astype(np.float32), axis=1)
+    return float(np.ptp(medians, axis=0).max()) <= SURROUNDINGS
 
 
 def _stands_out(distance: np.ndarray, box: np.ndarray) -> bool:
