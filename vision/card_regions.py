@@ -430,18 +430,10 @@ def _edge_fitted(img: np.ndarray, box: np.ndarray, shift: int = 4, depth: float 
     moves onto the outermost step that is a straight edge over enough of the side: for a region
     grown past its card, the card's edge is the first such step met going in (the frame of a back's
     pattern or of a court card's picture lies further in)."""
-    box = np.asarray(box, np.float32)
-    centre = box.mean(axis=0)
     t = np.linspace(0.15, 0.85, points, dtype=np.float32)[:, None]
     offsets = np.arange(-shift if inward is None else -inward, shift + 1 if inward is None else 2, dtype=np.float32)
     sides = []
-    for k in range(4):
-        p0, p1 = box[k], box[(k + 1) % 4]
-        along = p1 - p0
-        tangent = along / max(1e-6, float(np.hypot(*along)))
-        normal = np.array([tangent[1], -tangent[0]], np.float32)
-        if np.dot(normal, (p0 + p1) / 2 - centre) < 0:
-            normal = -normal                                                      # pointing outwards
+    for p0, along, tangent, normal in _sides(box):
         on_side = (p0 + t * along)[None, :, :] + offsets[:, None, None] * normal  # offsets x points x 2
         xy = np.stack([on_side - depth * normal, on_side + depth * normal,
                        on_side - depth * tangent, on_side + depth * tangent]).reshape(1, -1, 2)
@@ -479,6 +471,21 @@ def _edge_fitted(img: np.ndarray, box: np.ndarray, shift: int = 4, depth: float 
     return np.array(corners, np.float64)
 
 
+def _sides(box):
+    """Each side of a quad (as float32): its start, its vector, its unit tangent, its unit normal
+    pointing out of the quad."""
+    box = np.asarray(box, np.float32)
+    centre = box.mean(axis=0)
+    for k in range(4):
+        p0, p1 = box[k], box[(k + 1) % 4]
+        along = p1 - p0
+        tangent = along / max(1e-6, float(np.hypot(*along)))
+        normal = np.array([tangent[1], -tangent[0]], np.float32)
+        if np.dot(normal, (p0 + p1) / 2 - centre) < 0:
+            normal = -normal
+        yield p0, along, tangent, normal
+
+
 def _shrunk_to_edges(img: np.ndarray, box: np.ndarray, straight_min: float):
     """A region whose sides show no edge within a few pixels, fitted again further in
     (``_edge_fitted`` with ``inward``): the masks made at 1/8 size, and a shadow or a neighbour
@@ -497,19 +504,8 @@ def _shrunk_to_edges(img: np.ndarray, box: np.ndarray, straight_min: float):
 def _same_surroundings(img: np.ndarray, box: np.ndarray, gap: float = 4.0, points: int = 14) -> bool:
     """Whether the median colours just outside the four sides of ``box`` (``gap`` px out) lie
     within SURROUNDINGS of each other (every channel): a card lies on one table."""
-    box = np.asarray(box, np.float32)
-    centre = box.mean(axis=0)
     t = np.linspace(0.15, 0.85, points, dtype=np.float32)[:, None]
-    outside = []
-    for k in range(4):
-        p0, p1 = box[k], box[(k + 1) % 4]
-        along = p1 - p0
-        tangent = along / max(1e-6, float(np.hypot(*along)))
-        normal = np.array([tangent[1], -tangent[0]], np.float32)
-        if np.dot(normal, (p0 + p1) / 2 - centre) < 0:
-            normal = -normal
-        outside.append(p0 + t * along + gap * normal)
-    xy = np.stack(outside).reshape(1, -1, 2)
+    xy = np.stack([p0 + t * along + gap * normal for p0, along, _, normal in _sides(box)]).reshape(1, -1, 2)
     samples = cv2.remap(img, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     medians = np.median(samples.reshape(4, points, 3).astype(np.float32), axis=1)
     return float(np.ptp(medians, axis=0).max()) <= SURROUNDINGS
