@@ -427,9 +427,9 @@ def _edge_fitted(img: np.ndarray, box: np.ndarray, shift: int = 4, depth: float 
     or no step that is a straight edge: one across the side larger than the change along it (a card's
     side; the dots, checks and stripes of a cloth change as much along any line through them).
     With ``inward`` each side is searched from ``inward`` px inside to 1 px outside instead, and
-    moves onto the outermost step that is a straight edge over enough of the side: for a region
-    grown past its card, the card's edge is the first such step met going in (the frame of a back's
-    pattern or of a court card's picture lies further in)."""
+    moves onto the outermost peak of the outermost run of offsets where the step is a straight edge
+    over enough of the side: for a region grown past its card, the card's edge is the first such
+    step met going in (the frame of a back's pattern or of a court card's picture lies further in)."""
     t = np.linspace(0.15, 0.85, points, dtype=np.float32)[:, None]
     offsets = np.arange(-shift if inward is None else -inward, shift + 1 if inward is None else 2, dtype=np.float32)
     sides = []
