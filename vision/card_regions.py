@@ -320,9 +320,10 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             if any(np.hypot(*(centre - c)) < 0.3 * card_px * SCALE for c in centres):
                 continue                         # found in another mask already
             straight_min = PERIODIC_STRAIGHT if breaks_period else EDGE_SIDE_MIN
-            box = _edge_fitted(half, cv2.boxPoints(rect) * (SCALE / 2.0), straight_min=straight_min)
+            guess = cv2.boxPoints(rect) * (SCALE / 2.0)
+            box = _edge_fitted(half, guess, straight_min=straight_min)
             if box is None:
-                box = _shrunk_to_edges(half, cv2.boxPoints(rect) * (SCALE / 2.0), straight_min)
+                box = _shrunk_to_edges(half, guess, straight_min)
                 # a region grown round a named card whose outline came out too small is that card
                 if box is not None and any(cv2.pointPolygonTest(np.float32(box), tuple(
                         float(v) for v in np.mean(np.asarray(q, float), axis=0) / 2.0), False) >= 0

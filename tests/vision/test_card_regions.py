@@ -386,7 +386,7 @@ def test_a_refit_with_a_wrong_shape_or_the_floor_beyond_a_side_is_refused():
     assert regions._same_surroundings(img, card)
     floored = img.copy()
     ys, xs = np.mgrid[0:img.shape[0], 0:img.shape[1]]
-    a, b = card[2], card[3]                      # one long side: the table ends 2 px beyond it
+    a, b = card[2], card[3]                      # one side: the table ends 2 px beyond it
     normal = np.array([b[1] - a[1], a[0] - b[0]]) / np.hypot(*(b - a))
     if np.dot(normal, (a + b) / 2 - centre) < 0:
         normal = -normal
@@ -406,6 +406,8 @@ def test_backs_on_stripes_and_checks_whose_regions_outgrow_them_are_found(seed, 
     """Dev scenes (face-down condition) where the regions of some backs were grown past their edges
     and the cards were missed before the fit further in (2026-12-05): each face-down card in view
     (a pile by its top card) is found once, called down, and nothing is called down elsewhere."""
+    if len(render.available_decks()) < 10:
+        pytest.skip("gnome-cards-data / kdegames card decks not installed: the dev scenes need every deck")
     spec = render.random_scene_spec(seed, condition="facedown", decks=render.available_decks())
     img, truth = render.render_card_scene(spec)
     found = find_cards(img)
