@@ -13,7 +13,9 @@ the index readings; it returns Contract 2 card dicts (``card: None``, ``face: "u
   colour, a back does not), or, on a cloth that repeats itself (stripes, checks), a break of its
   period: a neighbourhood that matches none of the cloth one period away (a back in the cloth's own
   colours, whose average is the cloth's);
-- have a card's shape (a rectangle of aspect 1.15-1.95, at least 65 % filled) and size;
+- have a card's shape (a rectangle of aspect 1.15-1.95, at least 65 % filled) and size (when no
+  two named cards agree on the size, larger regions of the first three masks are looked at last: a
+  stock pile, its lower cards joined to its top card, on a table where cards lie larger than guessed);
 - show a colour step along all four sides of the rectangle that is a straight edge: larger across
   the side than along it (a card's edge; glare, shadows, hands and a cloth's dots and checks do not;
   a break of the period is allowed sides less straight, crossed by the cloth's own lines); a region
@@ -43,6 +45,8 @@ SCALE = 4                          # masks are made at 1/SCALE of the work pictu
 MIN_FILL = 0.65
 ASPECT = (1.15, 1.95)
 AREA = (0.45, 1.8)                 # region area relative to the card area expected
+AREA_UNSURE = 2.6                  # ... at most, when no two named cards agree on the card size
+LARGER_THAN_FOUND = 2.0            # ... and such a region's card at most this times the largest card found
 OPEN_FRACTION = 0.55               # the mask is opened with a disc of this fraction of a card's length
 CARD_LENGTH = (0.085, 0.145)       # plausible card length, as a fraction of the picture's width
 DEFAULT_CARD_LENGTH = 0.11         # used unless two or more readings agree on the card size
@@ -286,6 +290,7 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
     half = cv2.resize(work, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
     small = cv2.resize(half, (w // SCALE, h // SCALE), interpolation=cv2.INTER_AREA)
     card_area = _agreed_area(known_quads if size_quads is None else size_quads) / (SCALE * SCALE)
+    size_known = card_area > 0
     card_px = np.sqrt(card_area * 1.5) if card_area else DEFAULT_CARD_LENGTH * small.shape[1]
     card_px = float(np.clip(card_px, CARD_LENGTH[0] * small.shape[1], CARD_LENGTH[1] * small.shape[1]))
     card_area = card_px * card_px / 1.5
@@ -304,12 +309,17 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
              *(averaged_colour_mask(small, card_px, period, d) for period, d in zip(PATTERN_PERIODS, distances))]
     if periodic is not None:
         masks.append(periodic_mask(periodic, card_px, small.shape))
-    for which, mask in enumerate(masks):
+    # with the card size unsure, larger regions of the first three masks are looked at too, after all
+    # the others: a stock pile's top card with the pile's lower cards grown onto it, on a table where
+    # the cards lie larger than guessed (the averaged masks, blurred outwards, grow glare spots to that size)
+    passes = [(AREA, range(len(masks)))] + ([] if size_known else [((AREA[1], AREA_UNSURE), range(3))])
+    for area_range, which in [(r, k) for r, ks in passes for k in ks]:
+        mask = masks[which]
         # a region of the periodic mask broke the cloth's period already: its sides may be crossed by
         # the cloth's checks and stripes (less of each side straight), and its middle may average to
         # the cloth's colour (it breaks the period instead)
         breaks_period = periodic is not None and which == len(masks) - 1
-        for rect, region in _card_shaped(mask, card_area):
+        for rect, region in _card_shaped(mask, card_area, area_range):
             area = cv2.countNonZero(region)
             if cv2.countNonZero(cv2.bitwise_and(region, named)) > KNOWN_OVERLAP * area:
                 continue
@@ -336,6 +346,13 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
                     or (breaks_period and _breaks_period(periodic, box * (2.0 / SCALE)))):
                 continue                         # a card-shaped window of a patterned cloth
             quad = box * 2.0                     # in the full picture, where paper and backs are told apart
+            if area_range is not AREA and (any(cv2.pointPolygonTest(np.float32(quad), tuple(
+                    float(v) for v in np.mean(r["quad"], axis=0)), False) >= 0 for r in out)
+                    or cv2.contourArea(np.float32(quad)) > LARGER_THAN_FOUND * max(
+                        [cv2.contourArea(np.float32(r["quad"])) for r in out], default=np.inf)):
+                # a larger region round a card found already is that card; one far larger than the
+                # cards found is not a card (a glare spot on a dotted cloth, its rows of dots straight)
+                continue
             under = on_unnamed and not _is_clearly_face_down(work, quad)
             if under and not under_readings:
                 continue
@@ -347,12 +364,13 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
     return out
 
 
-def _card_shaped(mask: np.ndarray, card_area: float):
-    """(minAreaRect, filled region) of each blob in ``mask`` with a card's size and shape."""
+def _card_shaped(mask: np.ndarray, card_area: float, area_range=AREA):
+    """(minAreaRect, filled region) of each blob in ``mask`` with a card's size (``area_range``: its
+    area from the first to the second of these times ``card_area``) and shape."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     for cnt in contours:
         area = cv2.contourArea(cnt)
-        if not AREA[0] * card_area <= area <= AREA[1] * card_area:
+        if not area_range[0] * card_area <= area <= area_range[1] * card_area:
             continue
         rect = cv2.minAreaRect(cnt)
         (rw, rh) = rect[1]
