@@ -14,8 +14,8 @@ the index readings; it returns Contract 2 card dicts (``card: None``, ``face: "u
   period: a neighbourhood that matches none of the cloth one period away (a back in the cloth's own
   colours, whose average is the cloth's);
 - have a card's shape (a rectangle of aspect 1.15-1.95, at least 65 % filled) and size (when no
-  two named cards agree on the size, larger regions of the first three masks are looked at last: a
-  stock pile, its lower cards joined to its top card, on a table where cards lie larger than guessed);
+  two named cards agree on the size, larger regions of the first three, sharp, masks are looked at
+  last: a stock pile, its lower cards joined to its top card, where cards lie larger than guessed);
 - show a colour step along all four sides of the rectangle that is a straight edge: larger across
   the side than along it (a card's edge; glare, shadows, hands and a cloth's dots and checks do not;
   a break of the period is allowed sides less straight, crossed by the cloth's own lines); a region
@@ -304,16 +304,19 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
     centres = []
     distances = [averaged_colour_distance(small, card_px, period) for period in PATTERN_PERIODS]
     periodic = periodic_difference(small, card_px) if PERIODIC else None
-    masks = [foreground_mask(small, card_px), rare_colour_mask(small, card_px),
-             edge_enclosed_mask(half, card_px, (small.shape[1], small.shape[0])),
-             *(averaged_colour_mask(small, card_px, period, d) for period, d in zip(PATTERN_PERIODS, distances))]
+    sharp_masks = [foreground_mask(small, card_px), rare_colour_mask(small, card_px),
+                   edge_enclosed_mask(half, card_px, (small.shape[1], small.shape[0]))]
+    masks = sharp_masks + [averaged_colour_mask(small, card_px, period, d)
+                           for period, d in zip(PATTERN_PERIODS, distances)]
     if periodic is not None:
         masks.append(periodic_mask(periodic, card_px, small.shape))
-    # with the card size unsure, larger regions of the first three masks are looked at too, after all
-    # the others: a stock pile's top card with the pile's lower cards grown onto it, on a table where
-    # the cards lie larger than guessed (the averaged masks, blurred outwards, grow glare spots to that size)
-    passes = [(AREA, range(len(masks)))] + ([] if size_known else [((AREA[1], AREA_UNSURE), range(3))])
-    for area_range, which in [(r, k) for r, ks in passes for k in ks]:
+    # with the card size unsure, larger regions of the sharp masks are looked at too, after all the
+    # others: a stock pile's top card with the pile's lower cards grown onto it, on a table where the
+    # cards lie larger than guessed (the averaged masks, blurred outwards, grow glare spots to that size)
+    passes = [(AREA, range(len(masks)), False)]
+    if not size_known:
+        passes.append(((AREA[1], AREA_UNSURE), range(len(sharp_masks)), True))
+    for area_range, which, larger in [(r, k, big) for r, ks, big in passes for k in ks]:
         mask = masks[which]
         # a region of the periodic mask broke the cloth's period already: its sides may be crossed by
         # the cloth's checks and stripes (less of each side straight), and its middle may average to
@@ -335,9 +338,7 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             if box is None:
                 box = _shrunk_to_edges(half, guess, straight_min)
                 # a region grown round a named card whose outline came out too small is that card
-                if box is not None and any(cv2.pointPolygonTest(np.float32(box), tuple(
-                        float(v) for v in np.mean(np.asarray(q, float), axis=0) / 2.0), False) >= 0
-                        for q in named_quads):
+                if box is not None and _holds_a_centre(box, [np.asarray(q, float) / 2.0 for q in named_quads]):
                     box = None
             if box is None:
                 continue
@@ -346,10 +347,9 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
                     or (breaks_period and _breaks_period(periodic, box * (2.0 / SCALE)))):
                 continue                         # a card-shaped window of a patterned cloth
             quad = box * 2.0                     # in the full picture, where paper and backs are told apart
-            if area_range is not AREA and (any(cv2.pointPolygonTest(np.float32(quad), tuple(
-                    float(v) for v in np.mean(r["quad"], axis=0)), False) >= 0 for r in out)
-                    or cv2.contourArea(np.float32(quad)) > LARGER_THAN_FOUND * max(
-                        [cv2.contourArea(np.float32(r["quad"])) for r in out], default=np.inf)):
+            if larger and (_holds_a_centre(quad, [r["quad"] for r in out]) or cv2.contourArea(np.float32(quad))
+                           > LARGER_THAN_FOUND * max([cv2.contourArea(np.float32(r["quad"])) for r in out],
+                                                     default=np.inf)):
                 # a larger region round a card found already is that card; one far larger than the
                 # cards found is not a card (a glare spot on a dotted cloth, its rows of dots straight)
                 continue
@@ -362,6 +362,12 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             if under:
                 out[-1]["under_reading"] = True
     return out
+
+
+def _holds_a_centre(box: np.ndarray, quads: list) -> bool:
+    """Whether the centre of any of ``quads`` lies inside ``box`` (or on its outline)."""
+    return any(cv2.pointPolygonTest(np.float32(box), tuple(float(v) for v in np.mean(np.asarray(q, float), axis=0)),
+                                    False) >= 0 for q in quads)
 
 
 def _card_shaped(mask: np.ndarray, card_area: float, area_range=AREA):
