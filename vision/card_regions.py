@@ -47,6 +47,7 @@ ASPECT = (1.15, 1.95)
 AREA = (0.45, 1.8)                 # region area relative to the card area expected
 AREA_UNSURE = 2.6                  # ... at most, when no two named cards agree on the card size
 LARGER_THAN_FOUND = 2.0            # ... and such a region's card at most this times the largest card found
+ONE_PER_CARD = True                # of two regions one inside the other, only the one of the typical size
 OPEN_FRACTION = 0.55               # the mask is opened with a disc of this fraction of a card's length
 CARD_LENGTH = (0.085, 0.145)       # plausible card length, as a fraction of the picture's width
 DEFAULT_CARD_LENGTH = 0.11         # used unless two or more readings agree on the card size
@@ -361,7 +362,29 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             out.append({"card": None, "face": face, "confidence": 0.0, "quad": quad})
             if under:
                 out[-1]["under_reading"] = True
-    return out
+    return _one_region_per_card(out, card_area * SCALE * SCALE) if ONE_PER_CARD else out
+
+
+def _one_region_per_card(regions: list[dict], card_area: float) -> list[dict]:
+    """The regions with, of two where one's centre lies inside the other, only the one whose area is
+    nearer the typical card's: a back's inner frame or figure, found in one mask, lies inside the
+    card's outline found in another, and a window of cloth grown round a card holds that card.  The
+    typical area is the median of the regions in no such pair (the cards of a table are one size),
+    or, without any, ``card_area`` (the size expected)."""
+    nested = [(i, j) for i in range(len(regions)) for j in range(i + 1, len(regions))
+              if _holds_a_centre(regions[i]["quad"], [regions[j]["quad"]])
+              or _holds_a_centre(regions[j]["quad"], [regions[i]["quad"]])]
+    if not nested:
+        return regions
+    areas = np.array([cv2.contourArea(np.float32(r["quad"])) for r in regions])
+    alone = [a for k, a in enumerate(areas) if not any(k in pair for pair in nested)]
+    typical = float(np.median(alone)) if alone else card_area
+    off = np.abs(np.log(np.maximum(areas, 1.0) / max(1.0, typical)))
+    dropped: set[int] = set()
+    for i in np.argsort(off, kind="stable"):           # nearest the typical size first
+        if i not in dropped:
+            dropped |= {j for pair in nested if i in pair for j in pair if j != i}
+    return [r for k, r in enumerate(regions) if k not in dropped]
 
 
 def _holds_a_centre(box: np.ndarray, quads: list) -> bool:

@@ -7,7 +7,8 @@ dots is not a card's edge; a pale pattern all over a back is not a face's white 
 past its card is fitted again further in, onto the card's edge, unless the shape or the surroundings
 (the floor beyond the table's edge) say it is no card; with the card size a guess, a stock pile larger
 than the guess allows is found by its top card, and a glare spot far larger than the cards found is
-not a card."""
+not a card; of two regions one inside the other (a back's inner figure, a window of cloth round a
+card) only the one of the typical card's size is reported."""
 
 import cv2
 import numpy as np
@@ -446,3 +447,33 @@ def test_a_glare_spot_on_a_dotted_cloth_far_larger_than_the_cards_is_not_a_card(
     found = find_cards(img)
     assert all(under(truth, r["quad"]) for r in found)
     assert sorted(max(under(truth, r["quad"])) for r in found) == [0, 1, 4]
+
+
+@pytest.mark.parametrize("seed", [3_411_350, 3_411_055, 3_411_402])
+def test_each_back_is_reported_once_by_the_region_of_the_cards_size(seed, real_deck):
+    """Dev scenes (face-down condition) where two regions, one inside the other, were both reported
+    (before 2026-12-05, thirty-fourth session): a back's inner figure or frame (gnomangelo's foot,
+    3 411 350; 3 411 055) inside the card's outline, and a window of striped cloth grown round a card
+    (3 411 402).  Each card is now reported once, and nothing where no card lies."""
+    if len(render.available_decks()) < 10:
+        pytest.skip("gnome-cards-data / kdegames card decks not installed: the dev scenes need every deck")
+    spec = render.random_scene_spec(seed, condition="facedown", decks=render.available_decks())
+    img, truth = render.render_card_scene(spec)
+    found = find_cards(img)
+    assert all(under(truth, r["quad"]) for r in found)
+    tops = [max(under(truth, r["quad"])) for r in found]
+    assert len(tops) == len(set(tops))
+    for r in found:
+        top = np.asarray(truth["cards"][max(under(truth, r["quad"]))]["quad"], float)
+        length = max(np.linalg.norm(top[1] - top[0]), np.linalg.norm(top[2] - top[1]))
+        assert corner_error(r["quad"], top) < 0.15 * length      # the card's outline, not a part of it
+
+
+def test_of_two_regions_one_inside_the_other_the_one_of_the_typical_size_is_kept():
+    card = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], float)
+    middle = np.array([30, 45], float)
+    a, b, c = ({"quad": card + [x, 0]} for x in (0, 200, 400))
+    inner = {"quad": (card - middle) * 0.6 + middle}                  # a back's inner frame, on a
+    grown = {"quad": (card - middle) * 1.5 + middle + [200, 0]}       # cloth grown round b
+    kept = regions._one_region_per_card([inner, a, b, grown, c], 60 * 90)
+    assert [id(r) for r in kept] == [id(a), id(b), id(c)]
