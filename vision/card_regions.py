@@ -28,6 +28,9 @@ the index readings; it returns Contract 2 card dicts (``card: None``, ``face: "u
 - are not already covered by a reading that named a card (under one that named none, only a region
   that is clearly a back is kept: a back's ornament is often taken for an index).
 
+Of two regions where one's centre lies inside the other (a back's inner frame inside its outline,
+a window of cloth grown round a card), only the one nearer the typical card's size is returned.
+
 A region is face up when it is mostly white paper with some blank cells (a pale pattern all over a
 back has none), or when a band just inside its edge is the card's brightest colour (a face's margin
 under any light) around a picture, again with some blank cells (a back's white frame round an
