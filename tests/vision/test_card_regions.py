@@ -439,7 +439,7 @@ def test_a_stock_pile_larger_than_the_size_guessed_is_found_by_its_top_card(seed
 def test_a_glare_spot_on_a_dotted_cloth_far_larger_than_the_cards_is_not_a_card(real_deck):
     """Dev scene 3 412 142 (face-down condition): a glare spot on a dotted cloth, its rows of dots
     straight, makes a region larger than the default card size, and more than twice the size of the
-    cards found; it is not reported (the three backs and the pile are, each once)."""
+    cards found; it is not reported (the two backs and the pile, by its top card, are, each once)."""
     if len(render.available_decks()) < 10:
         pytest.skip("gnome-cards-data / kdegames card decks not installed: the dev scenes need every deck")
     spec = render.random_scene_spec(3_412_142, condition="facedown", decks=render.available_decks())
