@@ -74,6 +74,8 @@ DEFAULT_THRESHOLD = 0.94
 NMS_RADIUS = 0.9          # hypotheses closer than this (in rank-suit distances) read one index
 MIN_REPORTED = 0.3        # weaker readings are not reported at all (a card region may still be)
 DISAGREE_IGNORED = 0.4    # a reading this unsure does not veto the other corner's
+VETO_MLP = 0.0            # ... nor does one under the threshold the MLPs give less than this (_idle_guess)
+WEAK_PARTNER_LEFT = True  # ... nor keeps a card's two sure corners apart when paired with one of them (_group)
 CNN_GATE = 0.2            # hypotheses the MLP gives at least this p(index) are read by the CNN too (0.1 until 2026-12-05)
 CNN_WEIGHT = 1.0          # the CNN's share of the combined probabilities (the MLP only chooses what it reads)
 CNN_MEMBER_GATE = 0.3     # hypotheses the first CNN gives p(index) under this are not read by the second (0.01 until 2026-12-05)
@@ -87,6 +89,7 @@ MAX_SCALE_RATIO = 1.5     # a reading this much larger than the picture's typica
 COURT_SCALE_RATIO = 2.3   # ... of a jack, queen or king this much larger: some packs set their court index wider
 ONE_COPY_MARGIN = 1.1     # a sure reading of a named card outside its outline grown this much: two places claim it
 SAME_SIDE = 0.35          # ... as does one turned against it less than this share of the card's width across from it
+BOTH_CORNERS_WIN = True   # ... unless the card is read at both corners sure by both readers, the other not (_outweighed)
 ON_TOP_RATIO = 1.55       # a sure reading inside a named card, up to this much larger than its index, lies on it
 ON_TOP_SMALLER = 0.7      # ... and down to this much smaller
 SAME_SIZE = 1.3           # two readings of one card this close in rank-suit distance are the same size
@@ -701,20 +704,32 @@ def _group(readings: list[dict]) -> list[list[dict]]:
         elif partner[i] > i:
             groups.append([r, readings[partner[i]]])
     # one pack has each card once: the same card read twice nearby is one card seen at both corners
+    # (a weak reading of another card paired with one of them is left out: it vetoes nothing)
     merged: list[list[dict]] = []
     for g in groups:
-        ids = {r["card"] for r in g}
-        c = np.mean([r["quad"].mean(axis=0) for r in g], axis=0)
-        h = np.linalg.norm(g[0]["quad"][3] - g[0]["quad"][0])
-        for m in merged:
-            if len(ids) == 1 and {r["card"] for r in m} == ids and len(m) + len(g) <= 2:
-                cm = np.mean([r["quad"].mean(axis=0) for r in m], axis=0)
-                if np.hypot(*(c - cm)) < 1.2 * h and float(np.dot(g[0]["down"], m[0]["down"])) < -0.5:
-                    m.extend(g)
+        for k, m in enumerate(merged):
+            one, other = _without_weak_other(g), _without_weak_other(m)
+            ids = {r["card"] for r in one}
+            if len(ids) == 1 and {r["card"] for r in other} == ids and len(one) + len(other) <= 2:
+                c = np.mean([r["quad"].mean(axis=0) for r in one], axis=0)
+                cm = np.mean([r["quad"].mean(axis=0) for r in other], axis=0)
+                h = np.linalg.norm(one[0]["quad"][3] - one[0]["quad"][0])
+                if np.hypot(*(c - cm)) < 1.2 * h and float(np.dot(one[0]["down"], other[0]["down"])) < -0.5:
+                    merged[k] = other + one
+                    merged += [[r] for r in m + g if not any(r is o for o in other + one)]
                     break
         else:
             merged.append(g)
     return merged
+
+
+def _without_weak_other(g: list[dict]) -> list[dict]:
+    """A group of two readings without a reading of another card under ``DISAGREE_IGNORED`` (when
+    ``WEAK_PARTNER_LEFT``), a group of one as it is."""
+    if not WEAK_PARTNER_LEFT or len(g) < 2 or g[0]["card"] == g[1]["card"]:
+        return g
+    strong = [r for r in g if r["confidence"] >= DISAGREE_IGNORED]
+    return strong if len(strong) == 1 else g
 
 
 def _without_claimed_elsewhere(groups: list[list[dict]], threshold: float) -> list[list[dict]]:
@@ -957,9 +972,11 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
             card, conf = None, best["confidence"]
         elif len(ids) > 1 and (min(r["confidence"] for r in index) < DISAGREE_IGNORED or (
                 _could_name(surest, threshold)
-                and all(r["card"] == surest["card"] or _crowded_guess(r, threshold) for r in index))):
+                and all(r["card"] == surest["card"] or _crowded_guess(r, threshold) or _idle_guess(r, threshold)
+                        for r in index))):
             # the other corner is a weak guess, not a second opinion: unsure, or read from crowded
-            # glyphs the MLPs do not confirm (a cut or misjoined glyph; it could not name a card either)
+            # glyphs the MLPs do not confirm (a cut or misjoined glyph; it could not name a card
+            # either), or unsure by the CNN with the MLPs giving it next to nothing
             card = surest["card"] if surest["confidence"] >= threshold else None
             conf = surest["confidence"]
         elif (len(ids) > 1 and _sure_by_both(surest, threshold)
@@ -996,12 +1013,14 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
     # a pack has each card once: a card read sure, at its index size, at another place is claimed
     # in two places (a misread elsewhere; an outline placed from the third index of a deck printing
     # four), and either may be wrong
+    # (unless the card is read at both corners, sure by both readers, and the reading elsewhere is
+    # sure by the CNN alone: then that one is the misread)
     sure = [r for r in readings if r["confidence"] >= threshold]
     for c, support in zip(cards, supports):
         if c["card"] is not None and any(
                 r["card"] == c["card"] and not any(r is o for o in support)
                 and max(r["scale"], support[0]["scale"]) < SAME_SIZE * min(r["scale"], support[0]["scale"])
-                and _another_place(r, c, support) for r in sure):
+                and _another_place(r, c, support) and not _outweighed(r, support, threshold) for r in sure):
             c["card"] = None
     cards = _one_report_per_card(cards)
     if regions:
@@ -1071,6 +1090,12 @@ def _crowded_guess(reading: dict, threshold: float) -> bool:
     return _unconfirmed_crowded(reading) and reading["confidence"] < threshold
 
 
+def _idle_guess(reading: dict, threshold: float) -> bool:
+    """Whether a reading is a guess neither reader stands by: under the threshold by the CNN, and
+    the MLPs give its card under ``VETO_MLP``."""
+    return reading["confidence"] < threshold and reading["mlp_p"] < VETO_MLP
+
+
 def _agreeing(g: list[dict]) -> int:
     """How many readings of a group name the card its surest reading names."""
     surest = max(g, key=lambda r: r["confidence"])
@@ -1080,6 +1105,13 @@ def _agreeing(g: list[dict]) -> int:
 def _sure_by_both(reading: dict, threshold: float) -> bool:
     """Whether the CNN's reading is sure and the MLPs, from their own features, agree."""
     return reading["confidence"] >= threshold and reading["mlp_p"] >= BOTH_MLP
+
+
+def _outweighed(reading: dict, support: list[dict], threshold: float) -> bool:
+    """Whether a sure reading claiming a card elsewhere is outweighed by the card's own readings:
+    its two corners both sure by both readers, the rival sure by the CNN alone (``BOTH_CORNERS_WIN``)."""
+    return (BOTH_CORNERS_WIN and len(support) == 2 and all(_sure_by_both(r, threshold) for r in support)
+            and not _sure_by_both(reading, threshold))
 
 
 def _inside(quad: np.ndarray, point, shrink: float = 0.9) -> bool:

@@ -387,3 +387,23 @@ def test_moved_patches_make_an_unsure_index_reading_sure(seed, deck, card, monke
     MLPs not rejecting it: the moved patches count as a second opinion and the card is named.
     With that off (MOVED_SURE 0) the card is not named."""
     _named_by_the_rule_alone(seed, deck, card, monkeypatch, "MOVED_SURE", 0)
+
+
+def test_a_weak_reading_paired_with_one_corner_does_not_keep_the_two_corners_apart(monkeypatch):
+    """Dev scene 3 148 061 (xskat-german, a pile): the ace of hearts on top is read 1.0 at both
+    corners (the MLPs 0.996), but the pack's corners lie further apart than the index geometry
+    says, so the two readings were not paired; one was paired with a reading of the queen of
+    hearts at 0.17 instead.  Then each corner claimed the ace at another place than the other
+    (a pack has each card once) and the ace was reported unnamed.  A reading under
+    DISAGREE_IGNORED vetoes nothing, and now it does not keep the card's two corners apart either
+    (WEAK_PARTNER_LEFT)."""
+    _named_by_the_rule_alone(3_148_061, "xskat-german", "AH", monkeypatch, "WEAK_PARTNER_LEFT", False)
+
+
+def test_a_card_sure_at_both_corners_by_both_readers_outweighs_a_lone_misread_elsewhere(monkeypatch):
+    """Dev scene 3 148 319 (neoclassical, a pile): the 3 of diamonds on top is read 1.0 at both
+    corners by the CNN and the MLPs.  The corner of the 3 of hearts beneath, outside its outline, is
+    read as the 3 of diamonds too, 0.989 by the CNN and 0.0 by the MLPs.  A pack has each card once,
+    and before, that claim at another place unnamed the card on top.  A card read at both corners
+    sure by both readers now outweighs a rival the MLPs do not confirm (BOTH_CORNERS_WIN)."""
+    _named_by_the_rule_alone(3_148_319, "neoclassical", "3D", monkeypatch, "BOTH_CORNERS_WIN", False)
