@@ -74,7 +74,7 @@ DEFAULT_THRESHOLD = 0.94
 NMS_RADIUS = 0.9          # hypotheses closer than this (in rank-suit distances) read one index
 MIN_REPORTED = 0.3        # weaker readings are not reported at all (a card region may still be)
 DISAGREE_IGNORED = 0.4    # a reading this unsure does not veto the other corner's
-VETO_MLP = 0.0            # ... nor does one under the threshold the MLPs give less than this (_idle_guess)
+VETO_MLP = 0.2            # ... nor does one under the threshold the MLPs give less than this, the sure one more (_idle_guess)
 WEAK_PARTNER_LEFT = True  # ... nor keeps a card's two sure corners apart when paired with one of them (_group)
 CNN_GATE = 0.2            # hypotheses the MLP gives at least this p(index) are read by the CNN too (0.1 until 2026-12-05)
 CNN_WEIGHT = 1.0          # the CNN's share of the combined probabilities (the MLP only chooses what it reads)
@@ -91,7 +91,7 @@ ONE_COPY_MARGIN = 1.1     # a sure reading of a named card outside its outline g
 SAME_SIDE = 0.35          # ... as does one turned against it less than this share of the card's width across from it
 BOTH_CORNERS_WIN = True   # ... unless the card is read at both corners sure by both readers, the other not (_outweighed)
 ON_TOP_RATIO = 1.55       # a sure reading inside a named card, up to this much larger than its index, lies on it
-ON_TOP_SMALLER = 0.7      # ... and down to this much smaller
+ON_TOP_SMALLER = 0.55     # ... and down to this much smaller (0.7 until 2026-12-06)
 SAME_SIZE = 1.3           # two readings of one card this close in rank-suit distance are the same size
 CARD_SIZE_RANGE = (0.4, 2.0)  # plausible card size over the model geometry's, from cards read at both corners
 SIZE_VOTE = 0.9           # readings at least this confident (both corners) measure the picture's card size
@@ -972,11 +972,11 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
             card, conf = None, best["confidence"]
         elif len(ids) > 1 and (min(r["confidence"] for r in index) < DISAGREE_IGNORED or (
                 _could_name(surest, threshold)
-                and all(r["card"] == surest["card"] or _crowded_guess(r, threshold) or _idle_guess(r, threshold)
+                and all(r["card"] == surest["card"] or _crowded_guess(r, threshold) or _idle_guess(r, surest, threshold)
                         for r in index))):
             # the other corner is a weak guess, not a second opinion: unsure, or read from crowded
             # glyphs the MLPs do not confirm (a cut or misjoined glyph; it could not name a card
-            # either), or unsure by the CNN with the MLPs giving it next to nothing
+            # either), or unsure by the CNN with the MLPs siding with the sure corner
             card = surest["card"] if surest["confidence"] >= threshold else None
             conf = surest["confidence"]
         elif (len(ids) > 1 and _sure_by_both(surest, threshold)
@@ -1090,10 +1090,12 @@ def _crowded_guess(reading: dict, threshold: float) -> bool:
     return _unconfirmed_crowded(reading) and reading["confidence"] < threshold
 
 
-def _idle_guess(reading: dict, threshold: float) -> bool:
-    """Whether a reading is a guess neither reader stands by: under the threshold by the CNN, and
-    the MLPs give its card under ``VETO_MLP``."""
-    return reading["confidence"] < threshold and reading["mlp_p"] < VETO_MLP
+def _idle_guess(reading: dict, surest: dict, threshold: float) -> bool:
+    """Whether a reading disagreeing with a sure one is a guess neither reader stands by: under the
+    threshold by the CNN, the MLPs giving its card under ``VETO_MLP`` and the sure reading's at least
+    that (the MLPs side with the sure corner: when they give both next to nothing, the CNN alone is
+    sure, and its sure reading may be the misread one)."""
+    return reading["confidence"] < threshold and reading["mlp_p"] < VETO_MLP <= surest["mlp_p"]
 
 
 def _agreeing(g: list[dict]) -> int:

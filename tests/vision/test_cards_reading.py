@@ -299,7 +299,10 @@ def test_a_corner_sure_by_the_cnn_with_the_mlps_at_0_7_outweighs_an_unsure_one(s
     (in the pile, the index of the ace of hearts beside the ace of diamonds, 0.92; in the trick,
     the six's own other corner read as an 8 at 0.64, the MLPs at 0.07).  The sure corner names
     the card when the MLPs give it at least BOTH_MLP (0.7); with the bar at 0.95 (AGREE_MLP's,
-    which served both rules before 2026-12-05) the card was reported unnamed."""
+    which served both rules before 2026-12-05) the card was reported unnamed.  The other corner's
+    guess, which the MLPs give under 0.2, no longer vetoes since 2026-12-06 either (VETO_MLP):
+    that rule is held off here, so that the scene shows what this one does."""
+    monkeypatch.setattr("vision.cards.VETO_MLP", 0.0)
     _named_by_the_rule_alone(seed, deck, card, monkeypatch, "BOTH_MLP", 0.95)
 
 
@@ -338,8 +341,10 @@ def test_a_reading_of_a_card_named_elsewhere_does_not_veto(seed, deck, card, mon
     The sure-by-both bar is held at 0.95, as when the rule was made: at BOTH_MLP's 0.7 that rule
     alone names the king of 3 125 018 too (its MLPs give it 0.87).  The CNN's gate is held at 0.1,
     as then too: at 0.2 (fewer weak hypotheses read by the CNN) that king is named without the rule
-    as well, and the scene no longer shows what the rule does."""
+    as well, and the scene no longer shows what the rule does.  For the same reason the rule of
+    2026-12-06 that a guess the MLPs give under 0.2 does not veto (VETO_MLP) is held off."""
     monkeypatch.setattr("vision.cards.BOTH_MLP", 0.95)
+    monkeypatch.setattr("vision.cards.VETO_MLP", 0.0)
     monkeypatch.setattr("vision.cards.CNN_GATE", 0.1)
     _named_by_the_rule_alone(seed, deck, card, monkeypatch, "CLAIMED_ELSEWHERE", False)
 
@@ -407,3 +412,33 @@ def test_a_card_sure_at_both_corners_by_both_readers_outweighs_a_lone_misread_el
     and before, that claim at another place unnamed the card on top.  A card read at both corners
     sure by both readers now outweighs a rival the MLPs do not confirm (BOTH_CORNERS_WIN)."""
     _named_by_the_rule_alone(3_148_319, "neoclassical", "3D", monkeypatch, "BOTH_CORNERS_WIN", False)
+
+
+@pytest.mark.parametrize("seed, deck, card", [(3_148_481, "simplistic", "QS"), (3_148_497, "drawn", "TC")])
+def test_a_guess_neither_reader_stands_by_does_not_veto_a_sure_corner(seed, deck, card, monkeypatch):
+    """Dev scenes, a trick and a meld row: a fully visible card is read sure at one corner (0.997 and
+    0.971, the MLPs at 0.32 and 0.69) and as another card at its other corner, 0.52-0.54 by the CNN
+    with the MLPs under 0.2 (0.0 and 0.195).  That guess vetoed the card.  Now a reading under the
+    threshold that the MLPs give under VETO_MLP does not, when they give the sure corner at least
+    that; with VETO_MLP 0 the card is not named."""
+    _named_by_the_rule_alone(seed, deck, card, monkeypatch, "VETO_MLP", 0.0)
+
+
+def test_a_guess_still_vetoes_a_corner_only_the_cnn_is_sure_of():
+    """Dev scene 3 145 370 (paris, a trick): the king of spades is read as the ace 0.97 by the CNN at
+    one corner, the MLPs giving it 0.12, and as the queen 0.53 at the other (MLPs 0.04).  The MLPs
+    side with neither corner, so the guess still vetoes and the king is reported unnamed rather
+    than as the ace of spades."""
+    img, truth = _tuning_scene(3_145_370, "paris")
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert "AS" not in named(found)
+
+
+@pytest.mark.parametrize("seed, deck, card", [(3_148_090, "plastic", "2H"), (3_148_317, "guyenne-classic", "AH")])
+def test_a_card_whose_index_reads_much_smaller_than_the_card_it_lies_on_is_read(seed, deck, card, monkeypatch):
+    """Dev scenes, two fans: the index of a card lying on a named one is read sure by both readers
+    at 0.59 and 0.66 of that card's rank-suit distance (a 2's or an ace's glyph sits close to its
+    suit sign).  With the lower bar of a card lying on another at 0.7 (ON_TOP_SMALLER before
+    2026-12-06) it was dropped as a glyph pair of the lower card's picture."""
+    _named_by_the_rule_alone(seed, deck, card, monkeypatch, "ON_TOP_SMALLER", 0.7)
