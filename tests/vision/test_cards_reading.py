@@ -407,8 +407,8 @@ def test_a_weak_reading_paired_with_one_corner_does_not_keep_the_two_corners_apa
 
 def test_a_card_sure_at_both_corners_by_both_readers_outweighs_a_lone_misread_elsewhere(monkeypatch):
     """Dev scene 3 148 319 (neoclassical, a pile): the 3 of diamonds on top is read 1.0 at both
-    corners by the CNN and the MLPs.  The corner of the 3 of hearts beneath, outside its outline, is
-    read as the 3 of diamonds too, 0.989 by the CNN and 0.0 by the MLPs.  A pack has each card once,
+    corners by the CNN and the MLPs.  Outside its outline, among the cards beneath, the 3 of diamonds
+    is read once more, 0.989 by the CNN and 0.0 by the MLPs.  A pack has each card once,
     and before, that claim at another place unnamed the card on top.  A card read at both corners
     sure by both readers now outweighs a rival the MLPs do not confirm (BOTH_CORNERS_WIN)."""
     _named_by_the_rule_alone(3_148_319, "neoclassical", "3D", monkeypatch, "BOTH_CORNERS_WIN", False)
@@ -438,7 +438,7 @@ def test_a_guess_still_vetoes_a_corner_only_the_cnn_is_sure_of():
 @pytest.mark.parametrize("seed, deck, card", [(3_148_090, "plastic", "2H"), (3_148_317, "guyenne-classic", "AH")])
 def test_a_card_whose_index_reads_much_smaller_than_the_card_it_lies_on_is_read(seed, deck, card, monkeypatch):
     """Dev scenes, two fans: the index of a card lying on a named one is read sure by both readers
-    at 0.59 and 0.66 of that card's rank-suit distance (a 2's or an ace's glyph sits close to its
-    suit sign).  With the lower bar of a card lying on another at 0.7 (ON_TOP_SMALLER before
+    at about 0.6 of that card's rank-suit distance (the distance between a rank and its suit sign
+    varies with the rank glyph's shape).  With the lower bar of a card lying on another at 0.7 (ON_TOP_SMALLER before
     2026-12-06) it was dropped as a glyph pair of the lower card's picture."""
     _named_by_the_rule_alone(seed, deck, card, monkeypatch, "ON_TOP_SMALLER", 0.7)
