@@ -37,7 +37,8 @@ How it works (details and limits in docs/vision.md):
    be cut by a card lying over them) that the MLPs do not confirm, nor the CNN
    reading the same card in patches moved a little (``_read_moved``), a card named
    by one reading only the CNN is sure of, not very sure, with no row of indices
-   beside it (``_cnn_alone``, ``_in_a_row``), and a card
+   beside it (``_cnn_alone``, ``_in_a_row``), an ace the MLPs read as a king
+   (``_ace_or_king``), and a card
    read sure at another place too (a pack has each card once): outside its
    outline, or turned against its only reading on the same long side (a deck
    printing four indices, the outline placed from the wrong one).
@@ -96,6 +97,7 @@ LONE_MLP = 0.2            # a card named by one reading the MLPs give under this
 LONE_SURE = 0.99          # ... and the CNN under this is not named (_cnn_alone; 0: off) ...
 ROW_SPAN = 6.0            # ... unless another reading of the same size lies within this many rank-suit
 ROW_PARALLEL = 0.9        # ... distances, turned less than this cosine from it: a fan's or meld's row (_in_a_row)
+ACE_OR_KING = True        # an ace read where the MLPs read a king (and give the ace under BOTH_MLP) is not named
 ON_TOP_RATIO = 1.55       # a sure reading inside a named card, up to this much larger than its index, lies on it
 ON_TOP_SMALLER = 0.55     # ... and down to this much smaller (0.7 until 2026-12-06)
 SAME_SIZE = 1.3           # two readings of one card this close in rank-suit distance are the same size
@@ -847,13 +849,14 @@ def read_indices(work: np.ndarray, model: CardModel, cnn=None, keep=None) -> lis
         sk = int(np.argmax(ps[k]))
         conf = own = float(pr[k, rk] / max(1e-9, p_index[k]) * ps[k, sk] * min(1.0, p_index[k] / 0.9))
         mlp_p = float(mlp_rank[k, rk] * mlp_suit[k, sk])
+        mlp_rk = int(np.argmax(mlp_rank[k, :-1]))      # the MLPs' own likeliest rank
         if cnn is not None and conf >= AGREE_CNN and mlp_p >= AGREE_MLP:
             # two readers, one from the pixels and one from their gradients, name the same card
             conf = 1.0 - (1.0 - conf) * (1.0 - mlp_p)
         out.append({"centre": cand.centre[k], "down": cand.down[k], "scale": float(cand.scale[k]),
                     "blobs": set(int(v) for v in cand.blobs[k]),
                     "p_index": float(p_index[k]), "card": RANK_CLASSES[rk] + SUIT_CLASSES[sk],
-                    "confidence": conf, "own_confidence": own, "mlp_p": mlp_p,
+                    "confidence": conf, "own_confidence": own, "mlp_p": mlp_p, "mlp_rank": RANK_CLASSES[mlp_rk],
                     "crowded": bool(cand.crowded[k]), "steady": False,
                     "quad": _card_quad(cand.centre[k], cand.down[k], cand.scale[k], model.geometry)})
     out = _nms(out)
@@ -1011,6 +1014,10 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
             # of a lower card read as a card not on the table (3 of the 13 fully visible cards named
             # wrong on 3 200 dev scenes); the card is reported unnamed
             card = None
+        if card is not None and ACE_OR_KING and any(_ace_or_king(r) for r in support):
+            # the two readers disagree on the rank: a serif K (paris) is read as an A by the CNN, sure,
+            # where the MLPs, from the glyph's gradients, see the K
+            card = None
         # a card read twice at very different sizes takes its outline from the smaller reading
         # that names it: the larger one is two pips of its picture, spaced wider than the index
         # (another corner's weak guess of a different card does not place it)
@@ -1096,6 +1103,12 @@ def _cnn_alone(reading: dict) -> bool:
     """Whether a reading is sure by the CNN alone, not very sure: the MLPs give its card under
     ``LONE_MLP`` and the CNN under ``LONE_SURE``.  Such a reading does not name a card by itself."""
     return reading["mlp_p"] < LONE_MLP and reading["confidence"] < LONE_SURE
+
+
+def _ace_or_king(reading: dict) -> bool:
+    """Whether the CNN reads an ace where the MLPs' own likeliest rank is a king, the MLPs giving the
+    ace's card under ``BOTH_MLP``: a king whose serif K the CNN takes for an A."""
+    return reading["card"][0] == "A" and reading["mlp_rank"] == "K" and reading["mlp_p"] < BOTH_MLP
 
 
 def _in_a_row(reading: dict, readings: list[dict]) -> bool:
