@@ -1101,7 +1101,8 @@ def _unconfirmed_crowded(reading: dict) -> bool:
 
 def _cnn_alone(reading: dict) -> bool:
     """Whether a reading is sure by the CNN alone, not very sure: the MLPs give its card under
-    ``LONE_MLP`` and the CNN under ``LONE_SURE``.  Such a reading does not name a card by itself."""
+    ``LONE_MLP`` and the CNN under ``LONE_SURE``.  Such a reading does not name a card by itself,
+    unless it lies in a row of indices (``_in_a_row``)."""
     return reading["mlp_p"] < LONE_MLP and reading["confidence"] < LONE_SURE
 
 

@@ -475,8 +475,8 @@ def test_an_index_read_by_the_cnn_alone_in_a_row_of_indices_is_named(seed, deck,
 def test_a_king_the_cnn_reads_as_an_ace_and_the_mlps_as_a_king_is_not_named(seed, ace, monkeypatch):
     """Dev scenes of the paris pack (held out from training; a meld, a pile, a trick): a king's serif
     K is read as an A by the CNN at 0.75-0.999 while the MLPs' own likeliest rank is the K at one of
-    its readings at least (they give the ace 0.04-0.57).  Since 2026-12-06 (ACE_OR_KING) such a card is reported unnamed; with the
-    rule off it is named as the ace, which is not on the table."""
+    its readings at least (they give the ace 0.04-0.57).  Since 2026-12-06 (ACE_OR_KING) such a card
+    is reported unnamed; with the rule off it is named as the ace, which is not on the table."""
     img, truth = _tuning_scene(seed, "paris")
     found = find_cards(img)
     assert_never_wrong(found, truth)
