@@ -802,7 +802,7 @@ def _picture_card_size(readings: list[dict]) -> float:
         for o in sure[i + 1:]:
             if o["card"] != r["card"] or float(np.dot(r["down"], o["down"])) > -0.85:
                 continue
-            if max(r["scale"], o["scale"]) > SAME_SIZE * min(r["scale"], o["scale"]):
+            if not _same_size(r["scale"], o["scale"]):
                 continue
             predicted = 2 * (r["quad"].mean(axis=0) - r["centre"])     # to the other corner's index
             seen = o["centre"] - r["centre"]
@@ -965,7 +965,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
             continue
         # a pack has each card once: a card already named, read again at another size, is a
         # glyph of a picture paired with something else, not a second copy
-        if any(all(r["card"] == name and max(r["scale"], sc) > SAME_SIZE * min(r["scale"], sc) for r in g)
+        if any(all(r["card"] == name and not _same_size(r["scale"], sc) for r in g)
                for q, sc, name in named):
             continue
         best = max(g, key=lambda r: r["confidence"])
@@ -1023,7 +1023,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
         # (another corner's weak guess of a different card does not place it)
         placed_by = card if card is not None else best["card"]
         ref = min((r for r in g if r["card"] == placed_by), key=lambda r: r["scale"])
-        alike = [r for r in g if max(r["scale"], ref["scale"]) < SAME_SIZE * min(r["scale"], ref["scale"])]
+        alike = [r for r in g if _same_size(r["scale"], ref["scale"])]
         quad = np.mean([_orient(r["quad"], ref["quad"]) for r in alike], axis=0)
         cards.append({"card": card, "face": "up", "confidence": round(conf, 4), "quad": quad})
         supports.append(support)
@@ -1038,7 +1038,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
     for c, support in zip(cards, supports):
         if c["card"] is not None and any(
                 r["card"] == c["card"] and not any(r is o for o in support)
-                and max(r["scale"], support[0]["scale"]) < SAME_SIZE * min(r["scale"], support[0]["scale"])
+                and _same_size(r["scale"], support[0]["scale"])
                 and _another_place(r, c, support) and not _outweighed(r, support, threshold) for r in sure):
             c["card"] = None
     cards = _one_report_per_card(cards)
@@ -1099,6 +1099,11 @@ def _unconfirmed_crowded(reading: dict) -> bool:
     return reading["crowded"] and reading["mlp_p"] < CROWDED_CONFIRM and not reading["steady"]
 
 
+def _same_size(a: float, b: float) -> bool:
+    """Whether two rank-suit distances are of one size: the larger at most ``SAME_SIZE`` times the smaller."""
+    return max(a, b) <= SAME_SIZE * min(a, b)
+
+
 def _cnn_alone(reading: dict) -> bool:
     """Whether a reading is sure by the CNN alone, not very sure: the MLPs give its card under
     ``LONE_MLP`` and the CNN under ``LONE_SURE``.  Such a reading does not name a card by itself,
@@ -1123,7 +1128,7 @@ def _in_a_row(reading: dict, readings: list[dict]) -> bool:
             continue
         if float(np.dot(o["down"], reading["down"])) < ROW_PARALLEL:
             continue
-        if max(o["scale"], reading["scale"]) > SAME_SIZE * min(o["scale"], reading["scale"]):
+        if not _same_size(o["scale"], reading["scale"]):
             continue
         if np.hypot(*(o["centre"] - reading["centre"])) < ROW_SPAN * reading["scale"]:
             return True
