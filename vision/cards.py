@@ -98,6 +98,8 @@ LONE_SURE = 0.99          # ... and the CNN under this is not named (_cnn_alone;
 ROW_SPAN = 6.0            # ... unless another reading of the same size lies within this many rank-suit
 ROW_PARALLEL = 0.9        # ... distances, turned less than this cosine from it: a fan's or meld's row (_in_a_row)
 ACE_OR_KING = True        # an ace read where the MLPs read a king (and give the ace under BOTH_MLP) is not named
+UNDER_READING_DOWN = True  # a face-down region under unnamed readings, none of whose outlines matches it, is a back
+UNDER_READING_IOU = 0.33   # ... "matches": overlap over union at least this
 ON_TOP_RATIO = 1.55       # a sure reading inside a named card, up to this much larger than its index, lies on it
 ON_TOP_SMALLER = 0.55     # ... and down to this much smaller (0.7 until 2026-12-06)
 SAME_SIZE = 1.3           # two readings of one card this close in rank-suit distance are the same size
@@ -1061,7 +1063,10 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
 def _second_look(work, cards: list[dict], found: list[dict], model, cnn, threshold: float):
     """Card regions named by a second look at their index corners (``vision.card_corners``).
     A region named there takes the place of the unnamed readings on it; a region lying under an
-    unnamed reading (``under_reading``) and still not named is left to that reading."""
+    unnamed reading (``under_reading``) and still not named is left to that reading, unless it is
+    called face down and no unnamed reading's outline matches it (``UNDER_READING_DOWN``: a back's
+    stripes or ornament read as an index place a card half off the back; a face-up court card's
+    own index, read but not named, places it on the card)."""
     reads = corner_readings(work, [r["quad"] for r in found], model, cnn)
     names = {c["card"] for c in cards if c["card"] is not None}
     named = [name_from_corners(rs, threshold, names, DISAGREE_IGNORED, CROWDED_CONFIRM,
@@ -1075,10 +1080,30 @@ def _second_look(work, cards: list[dict], found: list[dict], model, cnn, thresho
     cards = [c for c in cards if c["card"] is not None or not any(
         _inside(q, np.mean(c["quad"], axis=0), shrink=1.0) or _inside(c["quad"], np.mean(q, axis=0), shrink=1.0)
         for q in regions)]
-    found = [r for r in found if r["card"] is not None or not r.get("under_reading")]
+    unnamed = [c for c in cards if c["card"] is None]
+    backs = [r for r in found if r["card"] is None and r.get("under_reading") and UNDER_READING_DOWN
+             and r["face"] == "down" and max([_overlap(r["quad"], c["quad"]) for c in unnamed], default=0.0)
+             < UNDER_READING_IOU]
+    # ... and the unnamed readings whose index lies on such a back are its stripes or ornament
+    cards = [c for c in cards if c["card"] is not None
+             or not any(_inside(np.asarray(b["quad"], float), _index_point(c["quad"]), shrink=1.0) for b in backs)]
+    found = [r for r in found if r["card"] is not None or not r.get("under_reading") or any(r is b for b in backs)]
     for r in found:
         r.pop("under_reading", None)
     return cards, found
+
+
+def _overlap(a, b) -> float:
+    """Overlap over union of two convex quads."""
+    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    inter, _ = cv2.intersectConvexConvex(a, b)
+    return float(inter / (cv2.contourArea(a) + cv2.contourArea(b) - inter)) if inter > 0 else 0.0
+
+
+def _index_point(quad) -> np.ndarray:
+    """Where the index lies in a card outline placed from a reading: near its first corner."""
+    quad = np.asarray(quad, float)
+    return quad[0] + 0.15 * (quad.mean(axis=0) - quad[0])
 
 
 def _max_ratio(reading: dict) -> float:
