@@ -22,9 +22,13 @@ the index readings; it returns Contract 2 card dicts (``card: None``, ``face: "u
   with no such step near its sides (the masks made at small size, a shadow joined to a card, grow a
   region past its card) is fitted again further in, onto the outermost straight steps, and kept
   with a card's aspect, the same colours beyond all four sides, and no named card's centre inside;
+  a region whose rectangle still does not fit is turned to the dominant direction of the edges in it
+  (a roundish region's rectangle can lie turned against its card), unless that is the cloth's own
+  direction (its checks and stripes), and fitted again;
 - differ in their middle from the table averaged over the finer pattern period (a card-shaped window
   of a dotted cloth, whose rows of dots pass the edge test, does not), or, for a break of the
-  period, break it in their middle too;
+  period, break it in their middle too (over half of it, or a fifth: a back's fine dots repeat
+  nearly as a check does);
 - are not already covered by a reading that named a card (under one that named none, only a region
   that is clearly a back is kept: a back's ornament is often taken for an index).
 
@@ -80,6 +84,11 @@ PERIOD_SECOND = 0.3                # a second period, in another direction, at l
 PERIOD_MAX = 0.6                   # periods shorter than this share of a card's length
 PERIOD_SLACK = tuple((dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1))   # (the perspective changes the period)
 PERIODIC_LEVEL = (8.0, 3.0)        # not cloth: a neighbourhood difference above both this and this x its median
+PERIOD_BREAK_SHARE = 0.2           # ... or this share of its middle above the level (None: the median only)
+TURN_REFIT = True                  # a region whose sides do not fit is turned to its edges' direction and fitted again
+TURN_DOMINANCE = 0.3               # ... when one edge direction (modulo 90°) dominates this much (0-1)
+TURN_MIN = 6.0                     # ... and lies this many degrees or more off its rectangle and the cloth's direction
+TURN_CLOTH = 0.15                  # ... the cloth's direction: the whole picture's, when it dominates this much
 PERIODIC_STRAIGHT = 0.4            # a region of that mask needs this share of each side straight (EDGE_SIDE_MIN)
 
 # the face test looks at the card flattened to _FLAT_W x _FLAT_H; inset from the edge in card widths:
@@ -320,6 +329,7 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
     passes = [(AREA, range(len(masks)), False)]
     if not size_known:
         passes.append(((AREA[1], AREA_UNSURE), range(len(sharp_masks)), True))
+    cloth_direction = None
     for area_range, which, larger in [(r, k, big) for r, ks, big in passes for k in ks]:
         mask = masks[which]
         # a region of the periodic mask broke the cloth's period already: its sides may be crossed by
@@ -341,6 +351,16 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             box = _edge_fitted(half, guess, straight_min=straight_min)
             if box is None:
                 box = _shrunk_to_edges(half, guess, straight_min)
+                if box is None and TURN_REFIT:
+                    # a roundish region's rectangle can lie turned against its card: turned onto the
+                    # edges' own direction and fitted again
+                    if cloth_direction is None:
+                        cloth_direction = [_edge_direction(half)]
+                    turned = _turned_to_edges(half, region, rect, cloth_direction[0])
+                    if turned is not None:
+                        box = _edge_fitted(half, turned, straight_min=straight_min)
+                        if box is None:
+                            box = _shrunk_to_edges(half, turned, straight_min)
                 # a region grown round a named card whose outline came out too small is that card
                 if box is not None and _holds_a_centre(box, [np.asarray(q, float) / 2.0 for q in named_quads]):
                     box = None
@@ -552,6 +572,61 @@ def _shrunk_to_edges(img: np.ndarray, box: np.ndarray, straight_min: float):
     return fitted
 
 
+def _edge_direction(img: np.ndarray, mask=None):
+    """(direction in radians of the dominant edge normal modulo 90°, its dominance 0-1) of ``img``'s
+    colour edges (within ``mask``)."""
+    img = img.astype(np.float32)
+    sx = cv2.Sobel(img, cv2.CV_32F, 1, 0, ksize=3)
+    sy = cv2.Sobel(img, cv2.CV_32F, 0, 1, ksize=3)
+    gx = np.max(np.abs(sx), axis=2) * np.sign(sx.sum(axis=2))
+    gy = np.max(np.abs(sy), axis=2) * np.sign(sy.sum(axis=2))
+    mag, ang = np.hypot(gx, gy), np.arctan2(gy, gx)
+    if mask is not None:
+        mag, ang = mag[mask], ang[mask]
+    total = float(mag.sum())
+    if total <= 0:
+        return 0.0, 0.0
+    z = np.sum(mag * np.exp(4j * ang)) / total
+    return float(np.angle(z)) / 4.0, float(abs(z))
+
+
+def _turned_to_edges(half: np.ndarray, region: np.ndarray, rect, cloth=(0.0, 0.0)):
+    """The rectangle (in ``half`` pixels) of the region ``region`` (a mask at 1/SCALE) turned to the
+    dominant direction of the colour edges in and around it (a card's sides and frame, modulo 90°),
+    spanning the region's extent along that direction and across; None when that direction is the
+    region's own rectangle's (within TURN_MIN degrees) or no edge direction dominates."""
+    k = SCALE // 2
+    grown = cv2.dilate(region, np.ones((3, 3), np.uint8))
+    x, y, w, h = cv2.boundingRect(grown)
+    win = half[y * k:(y + h) * k, x * k:(x + w) * k]
+    if win.size == 0:
+        return None
+    inside = cv2.resize(grown[y:y + h, x:x + w], (win.shape[1], win.shape[0]), interpolation=cv2.INTER_NEAREST) > 0
+    theta, dominance = _edge_direction(win, inside)
+    if dominance < TURN_DOMINANCE:
+        return None
+
+    def turned_by(a, b):
+        return abs(np.rad2deg((a - b + np.pi / 4) % (np.pi / 2) - np.pi / 4))
+
+    if turned_by(theta, np.deg2rad(rect[2])) < TURN_MIN:
+        return None                                   # the region's own rectangle, which did not fit
+    if cloth[1] >= TURN_CLOTH and turned_by(theta, cloth[0]) < TURN_MIN:
+        return None                                   # the cloth's checks or stripes
+    pts = cv2.findNonZero(region).reshape(-1, 2).astype(np.float64)
+    c, s_ = np.cos(theta), np.sin(theta)
+    u = pts @ np.array([c, s_])
+    v = pts @ np.array([-s_, c])
+    u0, u1 = u.min(), u.max() + 1
+    v0, v1 = v.min(), v.max() + 1
+    corners = [(a * c - b * s_, a * s_ + b * c) for a, b in ((u0, v0), (u1, v0), (u1, v1), (u0, v1))]
+    box = np.array(corners) * k
+    (bw, bh) = cv2.minAreaRect(box.astype(np.float32))[1]
+    if not ASPECT[0] <= max(bw, bh) / max(1e-3, min(bw, bh)) <= ASPECT[1]:
+        return None
+    return box
+
+
 def _same_surroundings(img: np.ndarray, box: np.ndarray, gap: float = 4.0, points: int = 14) -> bool:
     """Whether the median colours just outside the four sides of ``box`` (``gap`` px out) lie
     within SURROUNDINGS of each other (every channel): a card lies on one table."""
@@ -582,14 +657,20 @@ def _middle(shape, box: np.ndarray) -> np.ndarray:
 
 def _breaks_period(periodic, box: np.ndarray) -> bool:
     """Whether the middle of ``box`` (shrunk to 0.6, in ``periodic_difference`` pixels) is not the
-    cloth: its median difference from the cloth one period away is above the level.  A back whose
-    colours average to the cloth's (navy and gold on a brown check) does not stand out by its
-    averaged colour, but it does not repeat the cloth either."""
+    cloth: its median difference from the cloth one period away is above the level, or at least
+    PERIOD_BREAK_SHARE of it is (a back's fine dots repeat nearly as a check does, where its
+    ornament and frame do not; a window of the cloth has next to none of it above the level).  A
+    back whose colours average to the cloth's (navy and gold on a brown check) does not stand out
+    by its averaged colour, but it does not repeat the cloth either."""
     if periodic is None:
         return False
     difference, level = periodic
     middle = _middle(difference.shape, box)
-    return bool(middle.any()) and float(np.median(difference[middle])) > level
+    if not middle.any():
+        return False
+    if PERIOD_BREAK_SHARE is not None and float((difference[middle] > level).mean()) >= PERIOD_BREAK_SHARE:
+        return True
+    return float(np.median(difference[middle])) > level
 
 
 def _agreed_area(quads) -> float:
