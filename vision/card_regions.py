@@ -600,9 +600,11 @@ def _edge_direction(img: np.ndarray, mask=None):
 
 def _turned_to_edges(half: np.ndarray, region: np.ndarray, rect, cloth=(0.0, 0.0)):
     """The rectangle (in ``half`` pixels) of the region ``region`` (a mask at 1/SCALE) turned to the
-    dominant direction of the colour edges in and around it (a card's sides and frame, modulo 90°),
-    spanning the region's extent along that direction and across; None when that direction is the
-    region's own rectangle's (within TURN_MIN degrees) or no edge direction dominates."""
+    dominant direction of the colour edges in it (a card's sides and frame, modulo 90°), spanning
+    the region's extent along that direction and across; None when no edge direction dominates
+    (TURN_DOMINANCE), or that direction is, within TURN_MIN degrees, the region's own rectangle's
+    (``rect``, which did not fit) or the cloth's (``cloth``: the whole picture's ``_edge_direction``,
+    when it dominates at least TURN_CLOTH)."""
     k = SCALE // 2
     grown = cv2.dilate(region, np.ones((3, 3), np.uint8))
     x, y, w, h = cv2.boundingRect(grown)
