@@ -54,6 +54,17 @@ def corner_error(quad, truth_quad) -> float:
     return float(d.min(axis=1).max())
 
 
+def _facedown_dev_scene(seed):
+    """A dev scene of the face-down condition: (picture, truth, the indices of the face-down cards at
+    least 90 % in view); skipped without every deck."""
+    if len(render.available_decks()) < 10:
+        pytest.skip("gnome-cards-data / kdegames card decks not installed: the dev scenes need every deck")
+    spec = render.random_scene_spec(seed, condition="facedown", decks=render.available_decks())
+    img, truth = render.render_card_scene(spec)
+    wanted = [i for i, t in enumerate(truth["cards"]) if t["face"] == "down" and t["visible"] >= 0.9]
+    return img, truth, wanted
+
+
 @pytest.mark.parametrize("background,lighting,seed", [("felt", "even", 1), ("wood", "warm", 1),
                                                       ("white", "shadow", 1), ("pattern", "even", 2),
                                                       ("pattern", "shadow", 2), ("felt", "shadow", 3)])
@@ -410,10 +421,7 @@ def test_backs_on_stripes_and_checks_whose_regions_outgrow_them_are_found(seed, 
     """Dev scenes (face-down condition) where the regions of some backs were grown past their edges
     and the cards were missed before the fit further in (2026-12-05): each face-down card in view
     (a pile by its top card) is found once, called down, and nothing is called down elsewhere."""
-    if len(render.available_decks()) < 10:
-        pytest.skip("gnome-cards-data / kdegames card decks not installed: the dev scenes need every deck")
-    spec = render.random_scene_spec(seed, condition="facedown", decks=render.available_decks())
-    img, truth = render.render_card_scene(spec)
+    img, truth, _ = _facedown_dev_scene(seed)
     found = find_cards(img)
     downs = [r for r in found if r["face"] == "down"]
     assert all(under(truth, r["quad"]) for r in downs)
@@ -427,10 +435,7 @@ def test_a_stock_pile_larger_than_the_size_guessed_is_found_by_its_top_card(seed
     """Dev scenes (face-down condition) where no two named cards give the card size, and a stock pile
     near the camera, its lower cards joined to its top card, made a region larger than the default
     size allows (missed before 2026-12-05): every face-down card in view is found once, called down."""
-    if len(render.available_decks()) < 10:
-        pytest.skip("gnome-cards-data / kdegames card decks not installed: the dev scenes need every deck")
-    spec = render.random_scene_spec(seed, condition="facedown", decks=render.available_decks())
-    img, truth = render.render_card_scene(spec)
+    img, truth, _ = _facedown_dev_scene(seed)
     downs = [r for r in find_cards(img) if r["face"] == "down"]
     assert all(under(truth, r["quad"]) for r in downs)
     tops = sorted(max(under(truth, r["quad"])) for r in downs)
@@ -441,10 +446,7 @@ def test_a_glare_spot_on_a_dotted_cloth_far_larger_than_the_cards_is_not_a_card(
     """Dev scene 3 412 142 (face-down condition): a glare spot on a dotted cloth, its rows of dots
     straight, makes a region larger than the default card size, and more than twice the size of the
     cards found; it is not reported (the two backs and the pile, by its top card, are, each once)."""
-    if len(render.available_decks()) < 10:
-        pytest.skip("gnome-cards-data / kdegames card decks not installed: the dev scenes need every deck")
-    spec = render.random_scene_spec(3_412_142, condition="facedown", decks=render.available_decks())
-    img, truth = render.render_card_scene(spec)
+    img, truth, _ = _facedown_dev_scene(3_412_142)
     found = find_cards(img)
     assert all(under(truth, r["quad"]) for r in found)
     assert sorted(max(under(truth, r["quad"])) for r in found) == [0, 1, 4]
@@ -456,10 +458,7 @@ def test_each_back_is_reported_once_by_the_region_of_the_cards_size(seed, real_d
     (before 2026-12-05, thirty-fourth session): a back's inner figure or frame (gnomangelo's foot,
     3 411 350; 3 411 055) inside the card's outline, and a window of striped cloth grown round a card
     (3 411 402).  Each card is now reported once, and nothing where no card lies."""
-    if len(render.available_decks()) < 10:
-        pytest.skip("gnome-cards-data / kdegames card decks not installed: the dev scenes need every deck")
-    spec = render.random_scene_spec(seed, condition="facedown", decks=render.available_decks())
-    img, truth = render.render_card_scene(spec)
+    img, truth, _ = _facedown_dev_scene(seed)
     found = find_cards(img)
     assert all(under(truth, r["quad"]) for r in found)
     tops = [max(under(truth, r["quad"])) for r in found]
@@ -489,11 +488,7 @@ def test_a_back_under_an_unnamed_reading_placed_elsewhere_is_reported(seed, real
     called face down that no unnamed reading's outline matches is a back, and an unnamed reading
     whose index lies on it is its ornament (3 413 597's is no longer reported): every face-down card
     in view is found once; with the rule off, not."""
-    if len(render.available_decks()) < 10:
-        pytest.skip("gnome-cards-data / kdegames card decks not installed: the dev scenes need every deck")
-    spec = render.random_scene_spec(seed, condition="facedown", decks=render.available_decks())
-    img, truth = render.render_card_scene(spec)
-    wanted = [i for i, t in enumerate(truth["cards"]) if t["face"] == "down" and t["visible"] >= 0.9]
+    img, truth, wanted = _facedown_dev_scene(seed)
     found = find_cards(img)
     downs = [r for r in found if r["face"] == "down"]
     assert all(under(truth, r["quad"]) for r in downs)
@@ -503,15 +498,6 @@ def test_a_back_under_an_unnamed_reading_placed_elsewhere_is_reported(seed, real
     monkeypatch.setattr("vision.cards.UNDER_READING_DOWN", False)
     downs = [r for r in find_cards(img) if r["face"] == "down" and under(truth, r["quad"])]
     assert sorted(max(under(truth, r["quad"])) for r in downs) != wanted
-
-
-def _facedown_dev_scene(seed):
-    if len(render.available_decks()) < 10:
-        pytest.skip("gnome-cards-data / kdegames card decks not installed: the dev scenes need every deck")
-    spec = render.random_scene_spec(seed, condition="facedown", decks=render.available_decks())
-    img, truth = render.render_card_scene(spec)
-    wanted = [i for i, t in enumerate(truth["cards"]) if t["face"] == "down" and t["visible"] >= 0.9]
-    return img, truth, wanted
 
 
 def _downs_found(img, truth) -> list[int]:
