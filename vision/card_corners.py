@@ -109,10 +109,13 @@ def corner_readings(work: np.ndarray, boxes: list, model, cnn) -> list[list[dict
 
 
 def name_from_corners(readings: list[dict], threshold: float, named: set, disagree: float,
-                      crowded_confirm: float, two_sure_corners: bool = False) -> tuple[str | None, float, int]:
+                      crowded_confirm: float, two_sure_corners: bool = False,
+                      doubted=None) -> tuple[str | None, float, int]:
     """(card or None, confidence, corner it was read at) from one region's corner readings.  Readings
     of crowded glyphs name a card only when the MLPs confirm one of them (``crowded_confirm``), the
-    CNN keeps it in moved patches, or, with ``two_sure_corners``, both corners read it sure."""
+    CNN keeps it in moved patches, or, with ``two_sure_corners``, both corners read it sure.  A card
+    with any reading for which ``doubted(reading)`` is true is not named (the first look's rules on
+    what the two readers disagree about, ``vision.cards``)."""
     if not readings:
         return None, 0.0, 0
     best = max(readings, key=lambda r: r["confidence"])
@@ -129,4 +132,6 @@ def name_from_corners(readings: list[dict], threshold: float, named: set, disagr
         card = None          # cut or misjoined glyphs the MLPs do not confirm (nor moved patches)
     elif card in named:
         card = None          # a pack has each card once: named elsewhere already
+    elif doubted is not None and any(doubted(r) for r in same):
+        card = None
     return card, round(conf, 4), best["corner"]

@@ -98,6 +98,7 @@ LONE_SURE = 0.99          # ... and the CNN under this is not named (_cnn_alone;
 ROW_SPAN = 6.0            # ... unless another reading of the same size lies within this many rank-suit
 ROW_PARALLEL = 0.9        # ... distances, turned less than this cosine from it: a fan's or meld's row (_in_a_row)
 ACE_OR_KING = True        # an ace read where the MLPs read a king (and give the ace under BOTH_MLP) is not named
+SECOND_LOOK_ACE_OR_KING = True  # ... nor by the second look at a region's corners (_second_look)
 UNDER_READING_DOWN = True  # a face-down region under unnamed readings, none of whose outlines matches it, is a back
 UNDER_READING_IOU = 0.33   # ... "matches": overlap over union at least this
 ON_TOP_RATIO = 1.55       # a sure reading inside a named card, up to this much larger than its index, lies on it
@@ -1069,8 +1070,9 @@ def _second_look(work, cards: list[dict], found: list[dict], model, cnn, thresho
     own index, read but not named, places it on the card)."""
     reads = corner_readings(work, [r["quad"] for r in found], model, cnn)
     names = {c["card"] for c in cards if c["card"] is not None}
-    named = [name_from_corners(rs, threshold, names, DISAGREE_IGNORED, CROWDED_CONFIRM,
-                               TWO_SURE_CORNERS) for rs in reads]
+    doubted = _ace_or_king if ACE_OR_KING and SECOND_LOOK_ACE_OR_KING else None
+    named = [name_from_corners(rs, threshold, names, DISAGREE_IGNORED, CROWDED_CONFIRM, TWO_SURE_CORNERS,
+                               doubted) for rs in reads]
     twice = {card for card, _, _ in named if card is not None and sum(n[0] == card for n in named) > 1}
     for region, (card, conf, corner) in zip(found, named):
         if card is not None and card not in twice:       # a pack has each card once
