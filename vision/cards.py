@@ -103,6 +103,8 @@ UNDER_READING_DOWN = True  # a face-down region under unnamed readings, none of 
 UNDER_READING_IOU = 0.33   # ... "matches": overlap over union at least this
 ON_TOP_RATIO = 1.55       # a sure reading inside a named card, up to this much larger than its index, lies on it
 ON_TOP_SMALLER = 0.55     # ... and down to this much smaller (0.7 until 2026-12-06)
+ON_TOP_HIDES = 0.85       # ... unless its outline, shrunk by this, covers an index the named card was read at (0: off)
+HIDES_ROW = True          # ... which a row of indices may (a fan's next card, _in_a_row)
 SAME_SIZE = 1.3           # two readings of one card this close in rank-suit distance are the same size
 CARD_SIZE_RANGE = (0.4, 2.0)  # plausible card size over the model geometry's, from cards read at both corners
 SIZE_VOTE = 0.9           # readings at least this confident (both corners) measure the picture's card size
@@ -943,7 +945,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
         length = float(np.linalg.norm(r["quad"][3] - r["quad"][0])) * size
         r["quad"] = r["centre"] + (r["quad"] - r["centre"]) * size * min(1.0, longest / length)
     cards = []
-    named: list[tuple[np.ndarray, float, str]] = []
+    named: list[tuple[np.ndarray, float, str, list[np.ndarray]]] = []
     supports: list[list[dict]] = []     # the readings that name each card of ``cards``
     groups = []
     for g in _group(readings):
@@ -963,13 +965,14 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
         # card read at both corners: in a pile turned a little both corners of the card below
         # show), unless it names that same card (a pack has each card once: a glyph of its picture)
         if any(all(_inside(q, r["centre"]) and (r["confidence"] < threshold or r["card"] == name or
-                                                not ON_TOP_SMALLER < r["scale"] / sc < _on_top_ratio(r)) for r in g)
-               for q, sc, name in named):
+                                                not ON_TOP_SMALLER < r["scale"] / sc < _on_top_ratio(r)
+                                                or _hides(r, seen, readings)) for r in g)
+               for q, sc, name, seen in named):
             continue
         # a pack has each card once: a card already named, read again at another size, is a
         # glyph of a picture paired with something else, not a second copy
         if any(all(r["card"] == name and not _same_size(r["scale"], sc) for r in g)
-               for q, sc, name in named):
+               for q, sc, name, _ in named):
             continue
         best = max(g, key=lambda r: r["confidence"])
         if best["confidence"] < MIN_REPORTED:
@@ -1031,7 +1034,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
         cards.append({"card": card, "face": "up", "confidence": round(conf, 4), "quad": quad})
         supports.append(support)
         if card is not None:
-            named.append((quad, float(np.mean([r["scale"] for r in alike])), card))
+            named.append((quad, float(np.mean([r["scale"] for r in alike])), card, [r["centre"] for r in support]))
     # a pack has each card once: a card read sure, at its index size, at another place is claimed
     # in two places (a misread elsewhere; an outline placed from the third index of a deck printing
     # four), and either may be wrong
@@ -1117,6 +1120,18 @@ def _on_top_ratio(reading: dict) -> float:
     """How much larger than a named card's index a sure reading inside it may be and still be a card
     lying on it (a court card's index may be set wider, as in ``_max_ratio``)."""
     return ON_TOP_RATIO * _max_ratio(reading) / MAX_SCALE_RATIO
+
+
+def _hides(reading: dict, seen: list[np.ndarray], readings: list[dict]) -> bool:
+    """Whether the card ``reading`` places (its outline shrunk by ``ON_TOP_HIDES``) would cover one of
+    the points ``seen`` where the named card it lies in was read.  A card lying on top hides what is
+    under it, so such a reading is two glyphs of the named card's face (pips of an ornamental 6 read
+    as a 5, dev 3 153 627), or a lower card's index misread beside it, not a card on top.  In a row
+    of indices (``_in_a_row``, ``HIDES_ROW``) it is left to the other rules: there the card read
+    may lie under the named one, its index just beside that card's edge, its outline under the named
+    card's index (dev fans 3 152 408, 3 152 782)."""
+    return (bool(ON_TOP_HIDES) and any(_inside(reading["quad"], p, shrink=ON_TOP_HIDES) for p in seen)
+            and not (HIDES_ROW and _in_a_row(reading, readings)))
 
 
 def _unconfirmed_crowded(reading: dict) -> bool:
