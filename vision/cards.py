@@ -103,7 +103,7 @@ UNDER_READING_DOWN = True  # a face-down region under unnamed readings, none of 
 UNDER_READING_IOU = 0.33   # ... "matches": overlap over union at least this
 ON_TOP_RATIO = 1.55       # a sure reading inside a named card, up to this much larger than its index, lies on it
 ON_TOP_SMALLER = 0.55     # ... and down to this much smaller (0.7 until 2026-12-06)
-ON_TOP_HIDES = 0.85       # ... unless its outline, shrunk by this, covers an index the named card was read at (0: off)
+ON_TOP_HIDES = 0.85       # ... unless its outline, shrunk by this, covers every index the named card was read at (0: off)
 HIDES_ROW = True          # ... which a row of indices may (a fan's next card, _in_a_row)
 SAME_SIZE = 1.3           # two readings of one card this close in rank-suit distance are the same size
 CARD_SIZE_RANGE = (0.4, 2.0)  # plausible card size over the model geometry's, from cards read at both corners
@@ -1123,14 +1123,16 @@ def _on_top_ratio(reading: dict) -> float:
 
 
 def _hides(reading: dict, seen: list[np.ndarray], readings: list[dict]) -> bool:
-    """Whether the card ``reading`` places (its outline shrunk by ``ON_TOP_HIDES``) would cover one of
-    the points ``seen`` where the named card it lies in was read.  A card lying on top hides what is
-    under it, so such a reading is two glyphs of the named card's face (pips of an ornamental 6 read
-    as a 5, dev 3 153 627), or a lower card's index misread beside it, not a card on top.  In a row
+    """Whether the card ``reading`` places (its outline shrunk by ``ON_TOP_HIDES``) would cover every
+    point ``seen`` where the named card it lies in was read.  A card lying on top cannot hide all of
+    what was seen of the card under it, so such a reading is two glyphs of the named card's face
+    (pips of an ornamental 6 read as a 5, dev 3 153 627), or a lower card's index misread beside it,
+    not a card on top.  (One index of two covered is not enough: a top card's outline can come out
+    larger than the card, over the lower card's index beside its edge, dev 3 146 754.)  In a row
     of indices (``_in_a_row``, ``HIDES_ROW``) it is left to the other rules: there the card read
     may lie under the named one, its index just beside that card's edge, its outline under the named
     card's index (dev fans 3 152 408, 3 152 782)."""
-    return (bool(ON_TOP_HIDES) and any(_inside(reading["quad"], p, shrink=ON_TOP_HIDES) for p in seen)
+    return (bool(ON_TOP_HIDES) and all(_inside(reading["quad"], p, shrink=ON_TOP_HIDES) for p in seen)
             and not (HIDES_ROW and _in_a_row(reading, readings)))
 
 

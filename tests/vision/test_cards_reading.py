@@ -490,7 +490,7 @@ def test_a_card_that_would_hide_an_index_read_on_the_card_below_is_not_on_top(se
     """Dev scenes: a 6 of clubs alone, two of its pips read as the 5 of clubs, sure by both readers
     (0.996, MLPs 0.57); a 3 of hearts on the 2 of hearts, whose index beside it is read as the 2 of
     diamonds (0.966).  Each reading lies in the named card and is of its index's size, so it was
-    taken for a card lying on it, though its outline covers an index the named card was read at.
+    taken for a card lying on it, though its outline covers every index the named card was read at.
     Since 2026-12-06 (ON_TOP_HIDES) such a reading is dropped; with the rule off the card, not on
     the table, is named."""
     img, truth = _tuning_scene(seed, deck)
@@ -498,6 +498,18 @@ def test_a_card_that_would_hide_an_index_read_on_the_card_below_is_not_on_top(se
     monkeypatch.setattr("vision.cards.ON_TOP_HIDES", 0.0)
     assert wrong in named(find_cards(img))
     assert wrong not in {c["card"] for c in truth["cards"]}
+
+
+@pytest.mark.parametrize("seed, deck, card", [(3_146_754, "paris", "9C"), (3_155_560, "xskat-german", "JS")])
+def test_a_card_on_top_covering_one_of_the_lower_cards_two_indices_is_read(seed, deck, card):
+    """Dev scenes, a trick and a pile: the top card's outline comes out larger than the card and
+    covers the index of the card below it just beside its edge (12-14 px inside), while that
+    card's other index lies well outside.  ON_TOP_HIDES drops a reading only when its card would
+    cover every place the named card was read; covering one of two dropped these cards."""
+    img, truth = _tuning_scene(seed, deck)
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert card in named(found)
 
 
 def test_a_fans_next_card_whose_outline_covers_the_named_ones_index_is_read(monkeypatch):
