@@ -513,7 +513,7 @@ def test_a_card_on_top_covering_one_of_the_lower_cards_two_indices_is_read(seed,
 
 
 def test_a_fans_next_card_whose_outline_covers_the_named_ones_index_is_read(monkeypatch):
-    """Dev fan 3 152 408: the 7 of diamonds' index lies just inside the outline of the 9 of spades
-    over it, and its outline (the pack's median geometry) covers the 9's index.  In a row of indices
+    """Dev fan 3 152 408: the 7 of diamonds' index lies inside the outline of the 9 of spades over
+    it, and its own outline (the pack's median geometry) covers the 9's index, 24 px inside.  In a row of indices
     the rule of ON_TOP_HIDES does not apply (HIDES_ROW); without that exception the 7 is dropped."""
     _named_by_the_rule_alone(3_152_408, "ornamental", "7D", monkeypatch, "HIDES_ROW", False)
