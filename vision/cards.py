@@ -1054,10 +1054,12 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
                              [c["quad"] for c in cards if c["card"] is not None], under_readings=second_look)
         if second_look and found:
             cards, found = _second_look(work, cards, found, model, cnn or None, threshold)
-        # an unnamed reading on a card back (its ornament taken for an index) is that back
+        # an unnamed reading on a card back (its ornament taken for an index: the outline it places
+        # has its centre or its index on the back) is that back
         backs = [np.asarray(r["quad"], float) for r in found if r["face"] == "down"]
         cards = [c for c in cards if c["card"] is not None
-                 or not any(_inside(q, np.mean(c["quad"], axis=0), shrink=1.0) for q in backs)]
+                 or not any(_inside(q, np.mean(c["quad"], axis=0), shrink=1.0)
+                            or _inside(q, _index_point(c["quad"]), shrink=1.0) for q in backs)]
         cards += found
     for c in cards:
         c["quad"] = [[round(float(x) / scale, 1), round(float(y) / scale, 1)] for x, y in c["quad"]]
@@ -1070,7 +1072,8 @@ def _second_look(work, cards: list[dict], found: list[dict], model, cnn, thresho
     unnamed reading (``under_reading``) and still not named is left to that reading, unless it is
     called face down and no unnamed reading's outline matches it (``UNDER_READING_DOWN``: a back's
     stripes or ornament read as an index place a card half off the back; a face-up court card's
-    own index, read but not named, places it on the card)."""
+    own index, read but not named, places it on the card).  The unnamed readings on backs are
+    dropped by the caller."""
     reads = corner_readings(work, [r["quad"] for r in found], model, cnn)
     names = {c["card"] for c in cards if c["card"] is not None}
     doubted = _ace_or_king if ACE_OR_KING and SECOND_LOOK_ACE_OR_KING else None
@@ -1089,9 +1092,6 @@ def _second_look(work, cards: list[dict], found: list[dict], model, cnn, thresho
     backs = [r for r in found if r["card"] is None and r.get("under_reading") and UNDER_READING_DOWN
              and r["face"] == "down" and max([_overlap(r["quad"], c["quad"]) for c in unnamed], default=0.0)
              < UNDER_READING_IOU]
-    # ... and the unnamed readings whose index lies on such a back are its stripes or ornament
-    cards = [c for c in cards if c["card"] is not None
-             or not any(_inside(np.asarray(b["quad"], float), _index_point(c["quad"]), shrink=1.0) for b in backs)]
     found = [r for r in found if r["card"] is not None or not r.get("under_reading") or any(r is b for b in backs)]
     for r in found:
         r.pop("under_reading", None)
