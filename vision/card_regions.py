@@ -70,6 +70,8 @@ INSIDE_PAPER = 0.3                 # ... and this share of all but the outer fra
 BLANK_CELLS = 0.02                 # mostly paper is a face only when more than this share of cells is blank
 INK_STEP = 20.0                    # a cell is blank when no channel varies more than this in it
 DOWN_MARGIN_PAPER = 0.3            # clearly face down: less paper than this in the margin band and inside
+FACE_INK = 0.005                   # a face has more than this share of ink inside its frame (0: no such test)
+INK_DARK, INK_COLOUR = 0.55, 0.35  # ink: darker than this share of the paper, or coloured this much of it
 PATTERN_PERIODS = (0.08, 0.16)     # the averaged-colour masks average over these fractions of a card length
 AVERAGED_DISTANCE = 3.0            # ... and keeps what is this many times the typical distance from the table
 SHRINK_INWARD = 12                 # a region with no edge near its sides is searched this far in (half-size px)
@@ -440,23 +442,25 @@ def _card_shaped(mask: np.ndarray, card_area: float, area_range=AREA):
 def _is_face_up(img: np.ndarray, box: np.ndarray) -> bool:
     """A face-up card: mostly white paper, or a margin of paper (the colour of the card's brightest
     pixels, whatever the light's colour) around a picture, with blank paper somewhere (between the
-    index and the picture; a back framed in white has its pattern everywhere inside the frame).
+    index and the picture; a back framed in white has its pattern everywhere inside the frame),
+    and in either case some ink (``_ink_share``: a pale back's fine pattern has none).
     ``box`` in portrait order."""
-    mostly_paper, margin_paper, inside_paper, blank = _paper_shares(img, box)
-    return mostly_paper or (margin_paper > MARGIN_PAPER and inside_paper > INSIDE_PAPER and blank > BLANK_CELLS)
+    mostly_paper, margin_paper, inside_paper, blank, ink = _paper_shares(img, box)
+    return (mostly_paper or (margin_paper > MARGIN_PAPER and inside_paper > INSIDE_PAPER and blank > BLANK_CELLS)) and (
+        not FACE_INK or ink > FACE_INK)
 
 
 def _is_clearly_face_down(img: np.ndarray, box: np.ndarray) -> bool:
     """Little paper in the margin band and inside: no face, whether a picture card or pips, looks
     like this (used where a reading saw an index-like mark but named no card)."""
-    mostly_paper, margin_paper, inside_paper, _ = _paper_shares(img, box)
+    mostly_paper, margin_paper, inside_paper, _, _ = _paper_shares(img, box)
     return not mostly_paper and margin_paper < DOWN_MARGIN_PAPER and inside_paper < DOWN_MARGIN_PAPER
 
 
-def _paper_shares(img: np.ndarray, box: np.ndarray) -> tuple[bool, float, float, float]:
+def _paper_shares(img: np.ndarray, box: np.ndarray) -> tuple[bool, float, float, float, float]:
     """(mostly white paper, share of the margin band that is paper, share of all but the outer frame
-    that is paper, share of blank cells (``_blank_share``)); paper is the colour of the card's
-    brightest pixels, whatever the light's colour."""
+    that is paper, share of blank cells (``_blank_share``), share of ink (``_ink_share``)); paper is
+    the colour of the card's brightest pixels, whatever the light's colour."""
     middle = box.mean(axis=0)
     poly = np.round(middle + PAPER_INSET * (box - middle)).astype(np.int32)
     x0, y0 = np.maximum(poly.min(axis=0), 0)
@@ -465,7 +469,7 @@ def _paper_shares(img: np.ndarray, box: np.ndarray) -> tuple[bool, float, float,
     cv2.fillPoly(inner_mask, [poly - [x0, y0]], 255)
     inner = img[y0:y1, x0:x1][inner_mask[:img.shape[0] - y0, :img.shape[1] - x0] > 0].astype(np.float32)
     if len(inner) == 0:
-        return False, 0.0, 0.0, 0.0
+        return False, 0.0, 0.0, 0.0, 0.0
     low = inner.min(axis=1)
     chroma = inner.max(axis=1) - low
     top = np.percentile(low, 95)
@@ -473,14 +477,27 @@ def _paper_shares(img: np.ndarray, box: np.ndarray) -> tuple[bool, float, float,
                                                                   [0, _FLAT_H]]))
     flat = cv2.warpPerspective(img, m, (_FLAT_W, _FLAT_H), flags=cv2.INTER_AREA).astype(np.float32)
     blank = _blank_share(flat)
+    ink = _ink_share(flat)
     if top > 120 and float(np.mean((low > 0.8 * top) & (chroma < 0.25 * top))) > 0.6:
         # white paper, or a pale pattern all over a back: a face has blank paper somewhere
         if blank > BLANK_CELLS:
-            return True, 1.0, 1.0, blank
-        return False, 0.0, 0.0, blank
+            return True, 1.0, 1.0, blank, ink
+        return False, 0.0, 0.0, blank, ink
     brightest = np.percentile(flat.reshape(-1, 3), 95, axis=0)
     paper = np.all(flat >= 0.8 * brightest, axis=2) & (brightest.min() > 90)
-    return False, float(paper[MARGIN_BAND].mean()), float(paper[INSIDE].mean()), blank
+    return False, float(paper[MARGIN_BAND].mean()), float(paper[INSIDE].mean()), blank, ink
+
+
+def _ink_share(flat: np.ndarray) -> float:
+    """Share of the flattened card inside its outer frame that is ink: darker than ``INK_DARK`` of
+    the paper (the 95th percentile of the darkest channel) or coloured by more than ``INK_COLOUR``
+    of it.  Every face has some: an ace's two indices and its pip are about 2 % of it (1 % the
+    least seen, a court washed by a lamp's glare); a back of a pale fine pattern has none
+    (dev 3 415 040: two pale blue backs with blank-looking cells, called face up)."""
+    low = flat.min(axis=2)[INSIDE]
+    chroma = flat.max(axis=2)[INSIDE] - low
+    paper = float(np.percentile(low, 95))
+    return float(np.mean((low < INK_DARK * paper) | (chroma > INK_COLOUR * paper)))
 
 
 def _blank_share(flat: np.ndarray) -> float:

@@ -322,6 +322,37 @@ def test_pale_pattern_all_over_a_back_is_not_a_face():
     assert _is_face_up(face, box)
 
 
+def test_a_pale_back_with_blank_looking_cells_has_no_ink_and_is_not_a_face(monkeypatch):
+    """A pale fine pattern whose contrast falls under the ink step in places (blur, a lamp) leaves
+    blank-looking cells, so the paper-and-blank-cell test alone called it face up.  No pixel of it
+    is ink (darker than about half the paper, or strongly coloured); an ace's indices and pip are
+    (FACE_INK, since 2026-12-06)."""
+    back = np.full((120, 80, 3), 245, np.uint8)
+    for y in range(2, 120, 6):
+        for x in range(2, 80, 6):
+            colour = (225, 215, 205) if y < 60 else (238, 235, 233)      # fainter on the lower half
+            cv2.rectangle(back, (x, y), (x + 2, y + 2), colour, -1)
+    ace = np.full((120, 80, 3), 245, np.uint8)
+    cv2.rectangle(ace, (6, 6), (9, 14), (30, 30, 30), -1)              # the index, twice
+    cv2.rectangle(ace, (70, 105), (73, 113), (30, 30, 30), -1)
+    cv2.circle(ace, (40, 60), 5, (40, 40, 200), -1)                       # one small pip
+    box = np.array([[0.0, 0.0], [80.0, 0.0], [80.0, 120.0], [0.0, 120.0]])
+    assert _is_face_up(ace, box)
+    assert not _is_face_up(back, box)
+    monkeypatch.setattr(regions, "FACE_INK", 0)
+    assert _is_face_up(back, box)
+
+
+def test_two_pale_backs_with_blank_looking_cells_are_found_face_down(monkeypatch):
+    """Dev scene 3 415 040 (face-down condition): two neoclassical backs, a fine pale blue lattice,
+    on wood in shadow.  Both regions were found but called face up (mostly paper, blank-looking
+    cells); they hold no ink, and are reported face down.  Without the ink test, face up."""
+    img, truth, wanted = _facedown_dev_scene(3_415_040)
+    assert _downs_found(img, truth) == wanted
+    monkeypatch.setattr(regions, "FACE_INK", 0)
+    assert len(_downs_found(img, truth)) == len(wanted) - 2
+
+
 def test_a_back_framed_in_white_is_not_a_face_with_a_picture():
     """A back whose white frame holds a pattern everywhere inside it has a margin of paper round a
     picture, like a court card, but no blank cell; the court card has blank paper between its index
@@ -351,10 +382,11 @@ def test_back_under_an_unnamed_reading_is_still_reported(real_deck):
     assert [under(truth, r["quad"]) for r in named] == [[1]]
 
 
-def test_a_fine_pattern_on_a_back_is_judged_on_the_full_picture(real_deck):
+def test_a_fine_pattern_on_a_back_is_judged_on_the_full_picture(real_deck, monkeypatch):
     """Dev scene 3 123 758 (neoclassical backs, a fine pale blue lattice, on felt in shadow): at half the
     picture's size the lattice blurs into pale paper with blank cells between, and three backs were
-    called face up (a card with no reading); on the full picture they are backs."""
+    called face up (a card with no reading); on the full picture they are backs.  (The ink test, since
+    2026-12-06, calls them backs at half size too: it is left out for that part.)"""
     if "neoclassical" not in render.available_decks():
         pytest.skip("the neoclassical deck (gnome-cards-data) is not installed")
     img, truth = render.render_card_scene(render.random_scene_spec(3123758))
@@ -365,6 +397,7 @@ def test_a_fine_pattern_on_a_back_is_judged_on_the_full_picture(real_deck):
         regions = [r for r in found if i in under(truth, r["quad"])]
         assert len(regions) == 1 and regions[0]["face"] == "down", (i, regions)
     half = cv2.resize(img, (img.shape[1] // 2, img.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    monkeypatch.setattr("vision.card_regions.FACE_INK", 0)     # (``regions`` is a list here)
     for i in backs:
         assert _is_face_up(half, _portrait_order(np.asarray(truth["cards"][i]["quad"], np.float32) / 2.0))
 
