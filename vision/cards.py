@@ -101,6 +101,8 @@ ACE_OR_KING = True        # an ace read where the MLPs read a king (and give the
 SECOND_LOOK_ACE_OR_KING = True  # ... nor by the second look at a region's corners (_second_look)
 UNDER_READING_DOWN = True  # a face-down region under unnamed readings, none of whose outlines matches it, is a back
 UNDER_READING_IOU = 0.33   # ... "matches": overlap over union at least this
+UNDER_READING_WEAK = 0.5   # ... and none matches that is under this confident and turned against it by at
+UNDER_READING_TURN = 10.0  # ... least this many degrees (a back's ornament's outline; 0: no such test)
 ON_TOP_RATIO = 1.55       # a sure reading inside a named card, up to this much larger than its index, lies on it
 ON_TOP_SMALLER = 0.55     # ... and down to this much smaller (0.7 until 2026-12-06)
 ON_TOP_HIDES = 0.85       # ... unless its outline, shrunk by this, covers every index the named card was read at (0: off)
@@ -1090,12 +1092,26 @@ def _second_look(work, cards: list[dict], found: list[dict], model, cnn, thresho
         for q in regions)]
     unnamed = [c for c in cards if c["card"] is None]
     backs = [r for r in found if r["card"] is None and r.get("under_reading") and UNDER_READING_DOWN
-             and r["face"] == "down" and max([_overlap(r["quad"], c["quad"]) for c in unnamed], default=0.0)
+             and r["face"] == "down" and max([_overlap(r["quad"], c["quad"]) for c in unnamed
+                                              if not _weak_and_turned(c, r["quad"])], default=0.0)
              < UNDER_READING_IOU]
     found = [r for r in found if r["card"] is not None or not r.get("under_reading") or any(r is b for b in backs)]
     for r in found:
         r.pop("under_reading", None)
     return cards, found
+
+
+def _weak_and_turned(reading: dict, quad) -> bool:
+    """Whether an unnamed reading is unsure (``UNDER_READING_WEAK``) and its outline turned against
+    the region ``quad`` by ``UNDER_READING_TURN`` degrees or more: a back's ornament read as an index
+    places its card at any turn; a face-up card's own index, read but not named, along its sides."""
+    if not UNDER_READING_TURN or reading["confidence"] >= UNDER_READING_WEAK:
+        return False
+    def turn(q):
+        q = np.asarray(q, float)
+        return np.degrees(np.arctan2(q[3, 1] - q[0, 1], q[3, 0] - q[0, 0])) % 90.0
+    d = abs(turn(reading["quad"]) - turn(quad))
+    return min(d, 90.0 - d) >= UNDER_READING_TURN
 
 
 def _overlap(a, b) -> float:

@@ -540,6 +540,23 @@ def _downs_found(img, truth) -> list[int]:
     return sorted(max(under(truth, r["quad"])) for r in downs)
 
 
+@pytest.mark.parametrize("seed", [3_415_299, 3_415_381])
+def test_a_back_under_a_weak_reading_turned_against_it_is_reported(seed, monkeypatch):
+    """Face-down dev scenes 3 415 299 (tigullio's dotted back on a white cloth) and 3 415 381 (a back
+    framed in red lines on stripes): the back's ornament is read as an index, unsure (0.47, 0.39), and
+    the card outline it places overlaps the back by 0.45-0.47 but lies turned against it by 14 and 25
+    degrees.  A face-up card's own index would place it along its sides: the back is reported
+    (UNDER_READING_TURN, since 2026-12-06), and the reading on it dropped; without the rule the
+    unsure reading was reported as a face-up card in its place."""
+    import vision.cards
+    img, truth, wanted = _facedown_dev_scene(seed)
+    assert _downs_found(img, truth) == wanted
+    assert not [r for r in find_cards(img) if r["face"] == "up" and r["card"] is None
+                and set(under(truth, r["quad"])) & set(wanted)]
+    monkeypatch.setattr(vision.cards, "UNDER_READING_TURN", 0)
+    assert len(_downs_found(img, truth)) == len(wanted) - 1
+
+
 def test_backs_that_break_a_checks_period_over_a_quarter_of_their_middle_are_found(monkeypatch):
     """Dev scene 3 413 676 (face-down condition): brown dotted backs on a red-and-green check, whose
     colours average to the cloth's.  The periodic mask outlines all three and their sides fit, but
