@@ -1073,8 +1073,9 @@ def _second_look(work, cards: list[dict], found: list[dict], model, cnn, thresho
     A region named there takes the place of the unnamed readings on it; a region lying under an
     unnamed reading (``under_reading``) and still not named is left to that reading, unless it is
     called face down and no unnamed reading's outline matches it (``UNDER_READING_DOWN``: a back's
-    stripes or ornament read as an index place a card half off the back; a face-up court card's
-    own index, read but not named, places it on the card).  The unnamed readings on backs are
+    stripes or ornament read as an index place a card half off the back, or turned against it,
+    ``_weak_and_turned``; a face-up court card's own index, read but not named, places it on the
+    card).  The unnamed readings on backs are
     dropped by the caller."""
     reads = corner_readings(work, [r["quad"] for r in found], model, cnn)
     names = {c["card"] for c in cards if c["card"] is not None}
