@@ -50,6 +50,10 @@ How it works (details and limits in docs/vision.md):
    upright at about twice a table card's size and read again, only where an
    index can be; a region read sure there, with no other card read at its
    corners, is named (and takes the place of the unnamed readings on it).
+6. A court card's picture (vision/card_faces.py).  A region its corners leave
+   unnamed is matched against the faces of the packs the table knows; a sure
+   match with a jack, queen or king names it (a pack printing no rank on its
+   courts, a faint court index).
 
 ``find_cards(image, threshold=DEFAULT_THRESHOLD, model=None, cnn=None)`` returns a list of
 dicts ``{"card": "QH" | None, "face": "up" | "down", "confidence": float,
@@ -67,6 +71,7 @@ import numpy as np
 
 from vision import card_cnn
 from vision.card_corners import corner_readings, name_from_corners
+from vision.card_faces import name_from_face
 from vision.card_regions import CARD_LENGTH, card_regions
 from vision.imaging import check_frame
 
@@ -103,6 +108,7 @@ UNDER_READING_DOWN = True  # a face-down region under unnamed readings, none of 
 UNDER_READING_IOU = 0.33   # ... "matches": overlap over union at least this
 UNDER_READING_WEAK = 0.5   # ... and none matches that is under this confident and turned against it by at
 UNDER_READING_TURN = 10.0  # ... least this many degrees (a back's ornament's outline; 0: no such test)
+FACE_NAMES = True         # a region its corners leave unnamed may be named from its court picture (_second_look)
 ON_TOP_RATIO = 1.55       # a sure reading inside a named card, up to this much larger than its index, lies on it
 ON_TOP_SMALLER = 0.55     # ... and down to this much smaller (0.7 until 2026-12-06)
 ON_TOP_HIDES = 0.85       # ... unless its outline, shrunk by this, covers every index the named card was read at (0: off)
@@ -1075,18 +1081,28 @@ def _second_look(work, cards: list[dict], found: list[dict], model, cnn, thresho
     called face down and no unnamed reading's outline matches it (``UNDER_READING_DOWN``: a back's
     stripes or ornament read as an index place a card half off the back, or turned against it,
     ``_weak_and_turned``; a face-up court card's own index, read but not named, places it on the
-    card).  The unnamed readings on backs are
+    card).  A region its corners leave unnamed may be named from its court picture
+    (``FACE_NAMES``, ``vision.card_faces``).  The unnamed readings on backs are
     dropped by the caller."""
     reads = corner_readings(work, [r["quad"] for r in found], model, cnn)
     names = {c["card"] for c in cards if c["card"] is not None}
     doubted = _ace_or_king if ACE_OR_KING and SECOND_LOOK_ACE_OR_KING else None
     named = [name_from_corners(rs, threshold, names, DISAGREE_IGNORED, CROWDED_CONFIRM, TWO_SURE_CORNERS,
                                doubted) for rs in reads]
+    quads = [np.roll(np.asarray(region["quad"]), -2 * corner, axis=0) if card is not None else None
+             for region, (card, _, corner) in zip(found, named)]
+    if FACE_NAMES:
+        # a court card whose corners name nothing (a pack printing no rank there, a faint index):
+        # its picture, matched against the packs the table knows (vision.card_faces)
+        for i, region in enumerate(found):
+            if named[i][0] is None:
+                card, conf, quad = name_from_face(work, region["quad"], threshold)
+                if card is not None and card not in names:
+                    named[i], quads[i] = (card, conf, 0), quad
     twice = {card for card, _, _ in named if card is not None and sum(n[0] == card for n in named) > 1}
-    for region, (card, conf, corner) in zip(found, named):
+    for region, (card, conf, _), quad in zip(found, named, quads):
         if card is not None and card not in twice:       # a pack has each card once
-            region.update(card=card, face="up", confidence=conf,
-                          quad=np.roll(np.asarray(region["quad"]), -2 * corner, axis=0))
+            region.update(card=card, face="up", confidence=conf, quad=quad)
     regions = [np.asarray(r["quad"], float) for r in found if r["card"] is not None]
     cards = [c for c in cards if c["card"] is not None or not any(
         _inside(q, np.mean(c["quad"], axis=0), shrink=1.0) or _inside(c["quad"], np.mean(q, axis=0), shrink=1.0)
