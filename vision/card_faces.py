@@ -38,6 +38,7 @@ SHIFTS = (-2, 0, 2)              # px the face is moved across and along
 SCALES = (0.95, 1.0, 1.05)       # sizes of the outline tried
 SHORTLIST = 24                   # faces compared at every shift, from a first look at the centre
 FACE_SURE = 0.85                 # the best face's correlation, at least
+FIRST_LOOK_SLACK = 0.15          # no court face this close to FACE_SURE at the first look: no second
 FACE_TEMPERATURE = 0.02          # correlation units: 0.1 over the next card weighs about 150 times
 COURTS = "JQK"
 _BLUR = 0.8                      # Gaussian sigma, px at SIZE, on both sides of the comparison
@@ -55,6 +56,7 @@ class FaceBook:
         self.coarse = _unit(rimless[:, ::2, ::2])
         self.card_ids = sorted(set(self.cards))
         self.card_of = np.array([self.card_ids.index(c) for c in self.cards])
+        self.is_court = np.array([c[0] in COURTS and c != "back" for c in self.cards], bool)
 
 
 _BOOK: dict[str, FaceBook] = {}
@@ -99,10 +101,10 @@ def portrait(quad) -> np.ndarray:
     return q
 
 
-def _views(image: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The face inside portrait quad ``q`` at every end, size and shift (in that order), as unit
-    vectors (``_unit``, white-balanced on each size's whole warp), and the unshifted ones at half
-    the resolution."""
+def _canvases(image: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The face inside portrait quad ``q`` warped upright at each size of ``SCALES``, then each
+    turned end over end, with room round it for the shifts; and each one's paper colour (the
+    brightest twentieth of its rim-less face, per channel)."""
     w, h = SIZE
     pad = max(abs(s) for s in SHIFTS)
     dst = np.float32([[pad, pad], [pad + w, pad], [pad + w, pad + h], [pad, pad + h]])
@@ -112,35 +114,40 @@ def _views(image: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         src = (centre + (q - centre) / s).astype(np.float32)
         P = cv2.getPerspectiveTransform(src, dst)
         canvases.append(_blurred(cv2.warpPerspective(image, P, (w + 2 * pad, h + 2 * pad), flags=cv2.INTER_LINEAR)))
-    paper = [np.percentile(c[pad + RIM:pad + h - RIM, pad + RIM:pad + w - RIM].reshape(-1, 3), 95, axis=0)
-             for c in canvases]
-    canvases += [c[::-1, ::-1] for c in canvases]          # the other end up
-    paper += paper
-    views, papers, centres = [], [], []
-    for c, p in zip(canvases, paper):
-        for dy in SHIFTS:
-            for dx in SHIFTS:
-                views.append(c[pad + RIM + dy:pad + h - RIM + dy, pad + RIM + dx:pad + w - RIM + dx])
-                papers.append(p)
-                if dx == 0 and dy == 0:
-                    centres.append(len(views) - 1)
-    views, papers = np.array(views), np.array(papers)
-    return _unit(views, papers), _unit(views[centres][:, ::2, ::2], papers[centres])
+    canvases = np.array(canvases + [c[::-1, ::-1] for c in canvases])
+    inner = canvases[:, pad + RIM:pad + h - RIM, pad + RIM:pad + w - RIM].reshape(len(canvases), -1, 3)
+    return canvases, np.percentile(inner, 95, axis=1)
 
 
-def face_scores(image: np.ndarray, quad, book: FaceBook) -> tuple[np.ndarray, np.ndarray]:
+def _shifted(canvases: np.ndarray, papers: np.ndarray) -> np.ndarray:
+    """Every canvas's rim-less face at every shift (canvas, then shift across, then along), as
+    unit vectors."""
+    w, h = SIZE
+    pad = max(abs(s) for s in SHIFTS)
+    views = np.array([c[pad + RIM + dy:pad + h - RIM + dy, pad + RIM + dx:pad + w - RIM + dx]
+                      for c in canvases for dy in SHIFTS for dx in SHIFTS])
+    return _unit(views, np.repeat(papers, len(SHIFTS) ** 2, axis=0))
+
+
+def face_scores(image: np.ndarray, quad, book: FaceBook, court_at_least: float = -1.0):
     """For each card of the book (``book.card_ids``), the best correlation of its faces with the
     face inside ``quad`` of BGR ``image``, and the index of the best view (its end:
     ``index // (len(SCALES) * len(SHIFTS) ** 2)``).  The faces are first compared unshifted at
-    half the resolution; the ``SHORTLIST`` best are compared at every shift and size.  A card with
-    no face on the shortlist keeps its first score, and -1 for its view."""
-    views, centres = _views(image, portrait(quad))
+    half the resolution; the ``SHORTLIST`` best are compared at every shift and size, unless no
+    court face reached ``court_at_least`` at that first look.  A card with no face compared
+    again keeps its first score, and -1 for its view."""
+    w, h = SIZE
+    pad = max(abs(s) for s in SHIFTS)
+    canvases, papers = _canvases(image, portrait(quad))
+    centres = _unit(canvases[:, pad + RIM:pad + h - RIM:2, pad + RIM:pad + w - RIM:2], papers)
     first = (centres @ book.coarse.T).max(axis=0)
     per_card = np.full(len(book.card_ids), -1.0, np.float32)
     np.maximum.at(per_card, book.card_of, first)
     best_at = np.full(len(book.card_ids), -1)
+    if first[book.is_court].max(initial=-1.0) < court_at_least:
+        return per_card, best_at
     short = np.argsort(-first)[:SHORTLIST]
-    s = views @ book.vectors[short].T                        # views x shortlisted faces
+    s = _shifted(canvases, papers) @ book.vectors[short].T   # views x shortlisted faces
     best_view, score = s.argmax(axis=0), s.max(axis=0)
     for j in np.argsort(score):                              # each card's best face last
         c = book.card_of[short[j]]
@@ -154,7 +161,7 @@ def name_from_face(image: np.ndarray, quad, threshold: float, book: FaceBook | N
     book = book or load_faces()
     if book is None:
         return None, 0.0, None
-    per_card, best_at = face_scores(image, quad, book)
+    per_card, best_at = face_scores(image, quad, book, FACE_SURE - FIRST_LOOK_SLACK)
     c = int(np.argmax(per_card))
     card = book.card_ids[c]
     weights = np.exp((per_card - per_card[c]) / FACE_TEMPERATURE)
