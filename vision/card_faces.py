@@ -37,8 +37,8 @@ RIM = 4                          # px of the face's rim left out of the comparis
 SHIFTS = (-2, 0, 2)              # px the face is moved across and along
 SCALES = (0.95, 1.0, 1.05)       # sizes of the outline tried
 SHORTLIST = 24                   # faces compared at every shift, from a first look at the centre
-FACE_SURE = 0.85                 # the best face's correlation, at least
-FIRST_LOOK_SLACK = 0.15          # no court face this close to FACE_SURE at the first look: no second
+FACE_SURE = 0.8                  # the best face's correlation, at least (0.85 at first: docs/vision.md, step 7)
+FIRST_LOOK_COURT = 0.45          # no court face correlating this much at the first look: no second
 FACE_TEMPERATURE = 0.02          # correlation units: 0.1 over the next card weighs about 150 times
 COURTS = "JQK"
 _BLUR = 0.8                      # Gaussian sigma, px at SIZE, on both sides of the comparison
@@ -161,7 +161,7 @@ def name_from_face(image: np.ndarray, quad, threshold: float, book: FaceBook | N
     book = book or load_faces()
     if book is None:
         return None, 0.0, None
-    per_card, best_at = face_scores(image, quad, book, FACE_SURE - FIRST_LOOK_SLACK)
+    per_card, best_at = face_scores(image, quad, book, FIRST_LOOK_COURT)
     c = int(np.argmax(per_card))
     card = book.card_ids[c]
     weights = np.exp((per_card - per_card[c]) / FACE_TEMPERATURE)

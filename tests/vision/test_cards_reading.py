@@ -215,13 +215,14 @@ def test_court_index_set_wider_than_the_numbers_is_read(monkeypatch):
     scene 3 100 257) the king of clubs reads at a rank-suit distance of about 20.5 px against
     11-13 px for the others, more than MAX_SCALE_RATIO (1.5) times the picture's typical index.
     A jack, queen or king may be COURT_SCALE_RATIO (2.3) times larger: the fully visible king is
-    named, and with the numbers' limit it was not."""
+    named, and with the numbers' limit it was not (nor from its picture, FACE_NAMES, off here)."""
     from vision import cards as C
     img, truth = _tuning_scene(3_100_257, "xskat-french")
     found = find_cards(img)
     assert_never_wrong(found, truth)
     assert "KC" in named(found)
     monkeypatch.setattr(C, "COURT_SCALE_RATIO", C.MAX_SCALE_RATIO)
+    monkeypatch.setattr(C, "FACE_NAMES", False)
     assert "KC" not in named(find_cards(img))
 
 
@@ -236,11 +237,14 @@ def _tuning_scene(seed: int, deck: str):
 
 def _named_by_the_rule_alone(seed, deck, card, monkeypatch, switch, off):
     """A scene where ``card`` is named with the rule on, no card is named wrong, and with the
-    rule's switch (a constant of vision.cards) set to ``off`` the card is not named."""
+    rule's switch (a constant of vision.cards) set to ``off`` the card is not named.  For that
+    last check the court-picture rule (``FACE_NAMES``) is off too: it names some of these courts
+    another way, from their picture."""
     img, truth = _tuning_scene(seed, deck)
     found = find_cards(img)
     assert_never_wrong(found, truth)
     assert card in named(found)
+    monkeypatch.setattr("vision.cards.FACE_NAMES", False)
     monkeypatch.setattr(f"vision.cards.{switch}", off)
     assert card not in named(find_cards(img))
 
@@ -266,9 +270,7 @@ def test_a_region_read_sure_at_both_crowded_corners_is_named_by_the_second_look(
     """Dev scene 3 131 556 (bellot, one card each, glare): the queen of diamonds is named by the second
     look at its region's corners, both read sure from crowded glyphs the MLPs do not confirm.  The
     second look follows the same rule as the first pass (TWO_SURE_CORNERS); without it the queen was
-    reported unnamed, and called face down.  (Its picture, near a known pack's queen, names it too
-    since the fortieth session: that rule, FACE_NAMES, is off here.)"""
-    monkeypatch.setattr("vision.cards.FACE_NAMES", False)
+    reported unnamed, and called face down."""
     _named_by_the_rule_alone(3_131_556, "bellot", "QD", monkeypatch, "TWO_SURE_CORNERS", False)
 
 
