@@ -415,7 +415,7 @@ def test_a_glyph_beside_a_cards_corner_is_kept_and_marked_crowded():
             cv2.rectangle(img, (x0, 100), (x0 + 9, 113), (30, 30, 30), -1)     # 10 x 14 px glyph
         cv2.rectangle(img, (212, 60), (214, 160), (30, 30, 30), -1)            # the outline, 3 px
         cv2.rectangle(img, (150, 93), (214, 95), (30, 30, 30), -1)
-    cents, sizes, crowded, _ = C._ink_blobs(_paper_with(draw))
+    cents, sizes, crowded, _, _ = C._ink_blobs(_paper_with(draw))
     near, alone = _blob_at(cents, (204.5, 106.5)), _blob_at(cents, (304.5, 106.5))
     assert near is not None and alone is not None
     assert crowded[near] and not crowded[alone]
@@ -432,7 +432,7 @@ def test_a_faint_rank_beside_a_clear_suit_is_paired_and_needs_the_mlp_too():
         cv2.rectangle(img, (300, 100), (309, 113), (faint_grey,) * 3, -1)    # two faint marks
         cv2.rectangle(img, (300, 122), (309, 131), (faint_grey,) * 3, -1)
     work = _paper_with(draw)
-    cents, sizes, crowded, faint = C._ink_blobs(work)
+    cents, sizes, crowded, faint, _ = C._ink_blobs(work)
     rank, suit = _blob_at(cents, (104.5, 106.5)), _blob_at(cents, (104.5, 126.5))
     marks = _blob_at(cents, (304.5, 106.5)), _blob_at(cents, (304.5, 126.5))
     assert None not in (rank, suit, *marks)
@@ -455,7 +455,7 @@ def test_a_suit_joined_to_a_large_corner_pip_is_parted_and_paired_with_its_rank(
         cv2.circle(img, (120, 135), 10, (30, 30, 30), 3)                      # ... joined to a large pip
         cv2.line(img, (106, 128), (112, 131), (30, 30, 30), 1)
     work = _paper_with(draw)
-    cents, sizes, crowded, faint = C._ink_blobs(work)
+    cents, sizes, crowded, faint, _ = C._ink_blobs(work)
     rank, suit = _blob_at(cents, (102.5, 109.5)), _blob_at(cents, (103.0, 125.0), tolerance=1.0)
     assert rank is not None and suit is not None
     assert faint[suit] and crowded[suit] and not faint[rank]
@@ -468,7 +468,7 @@ def test_a_suit_joined_to_a_large_corner_pip_is_parted_and_paired_with_its_rank(
         cv2.rectangle(img, (99, 104), (106, 115), (30, 30, 30), -1)
         cv2.rectangle(img, (100, 122), (106, 128), (30, 30, 30), -1)
         cv2.circle(img, (124, 139), 10, (30, 30, 30), 3)
-    cents, sizes, crowded, faint = C._ink_blobs(_paper_with(draw_apart))
+    cents, sizes, crowded, faint, _ = C._ink_blobs(_paper_with(draw_apart))
     alone = _blob_at(cents, (103.0, 125.0), tolerance=1.0)
     assert alone is not None and not faint[alone]
 
@@ -485,11 +485,34 @@ def test_glyphs_touching_the_edges_of_a_fans_cards_are_opened_off_them():
         cv2.ellipse(img, (131, 120), (11, 12), 0, 0, 360, (30, 30, 200), -1)   # a heart-sized glyph and
         cv2.rectangle(img, (176, 150), (181, 171), (30, 30, 30), -1)             # a 1's bar, 6 x 22 px,
         # each touching the edge on its left
-    cents, sizes, crowded, _ = C._ink_blobs(_paper_with(draw))
+    cents, sizes, crowded, _, _ = C._ink_blobs(_paper_with(draw))
     suit = _blob_at(cents, (131, 120), tolerance=3.0)
     bar = _blob_at(cents, (178.5, 160.5), tolerance=3.0)
     assert suit is not None and 20 <= sizes[suit] <= 26
     assert bar is not None and 19 <= sizes[bar] <= 24
+
+
+def test_a_suit_glyph_parted_from_a_cards_edge_is_marked_cut():
+    """In a pile the edge of the card on top may run across the suit glyph of the index below it:
+    the glyph and the edge are one blob until the edge's thin straight line is opened away.  Such a
+    glyph is marked ``lined``, and a hypothesis reading it as its suit ``cut_suit``; the rank above
+    it, and a glyph standing free, are not."""
+    def draw(img):
+        cv2.rectangle(img, (100, 100), (109, 113), (30, 30, 30), -1)         # a rank, 10 x 14 px
+        cv2.ellipse(img, (105, 126), (7, 7), 0, 0, 360, (30, 30, 30), -1)     # its suit, below it ...
+        cv2.line(img, (40, 150), (260, 80), (40, 40, 40), 2)                  # ... cut by a slanting edge
+        cv2.rectangle(img, (300, 100), (309, 113), (30, 30, 30), -1)         # the same index, free
+        cv2.ellipse(img, (305, 126), (7, 7), 0, 0, 360, (30, 30, 30), -1)
+    work = _paper_with(draw)
+    cents, sizes, crowded, faint, lined = C._ink_blobs(work)
+    rank, suit = _blob_at(cents, (104.5, 106.5), 3.0), _blob_at(cents, (105, 125), 3.0)
+    free_rank, free_suit = _blob_at(cents, (304.5, 106.5), 3.0), _blob_at(cents, (305, 126), 3.0)
+    assert None not in (rank, suit, free_rank, free_suit)
+    assert lined[suit] and not lined[rank] and not lined[free_rank] and not lined[free_suit]
+    cand = C.index_candidates(work)
+    cut = {tuple(b): bool(c) for b, c in zip(cand.blobs.tolist(), cand.cut_suit)}
+    assert cut.get((rank, suit)) is True and cut.get((suit, rank)) is False
+    assert cut.get((free_rank, free_suit)) is False
 
 
 def test_a_small_rank_and_suit_are_paired_a_little_beyond_twice_their_size():

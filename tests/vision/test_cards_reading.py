@@ -226,9 +226,9 @@ def test_court_index_set_wider_than_the_numbers_is_read(monkeypatch):
     assert "KC" not in named(find_cards(img))
 
 
-def _tuning_scene(seed: int, deck: str):
+def _tuning_scene(seed: int, deck: str, condition: str | None = None):
     pool = render.available_decks()
-    spec = render.random_scene_spec(seed, decks=pool)
+    spec = render.random_scene_spec(seed, condition=condition, decks=pool)
     if spec["deck"] != deck:
         pytest.skip(f"scene {seed} draws {spec['deck']} from this machine's decks, not {deck} "
                     "(kdegames-card-data-kf5 / gnome-cards-data not installed)")
@@ -521,3 +521,27 @@ def test_a_fans_next_card_whose_outline_covers_the_named_ones_index_is_read(monk
     it, and its own outline (the pack's median geometry) covers the 9's index, 24 px inside.  In a row of indices
     the rule of ON_TOP_HIDES does not apply (HIDES_ROW); without that exception the 7 is dropped."""
     _named_by_the_rule_alone(3_152_408, "ornamental", "7D", monkeypatch, "HIDES_ROW", False)
+
+
+@pytest.mark.parametrize("seed, deck", [(3_530_059, "gnomangelo"), (3_530_013, "plastic"), (3_530_153, "xskat-french")])
+def test_a_suit_cut_by_the_edge_of_the_card_on_top_does_not_name_another_suit(seed, deck, monkeypatch):
+    """Dev pile scenes: the six of spades lies under the top card, whose edge runs across the
+    spade of its visible index.  What shows of the spade is a club's lobes and stem, and the CNN
+    reads 6C, sure (0.91-0.999), the MLPs giving clubs 0.02-0.56.  The suit glyph was parted from
+    that edge's straight line, so the reading needs the MLPs' suit at CUT_SUIT_MLP (0.7): the six of
+    clubs, not on the table, is not named.  With the rule off it is."""
+    img, truth = _tuning_scene(seed, deck, condition="pile")
+    assert "6C" not in {c["card"] for c in truth["cards"]}
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    monkeypatch.setattr("vision.cards.CUT_SUIT_MLP", 0.0)
+    assert "6C" in named(find_cards(img))
+
+
+def test_a_cut_suit_the_mlps_read_the_same_still_names_its_card():
+    """Dev pile scene 3 530 035 (plastic): the nine of spades under the top card has its spade
+    parted from the top card's edge too, but the MLPs read spades 1.0: it is named."""
+    img, truth = _tuning_scene(3_530_035, "plastic", condition="pile")
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert "9S" in named(found)
