@@ -139,6 +139,9 @@ STEADY_MOVES = ((0.15, 0.0, 1.0, 0.0), (-0.15, 0.0, 1.0, 0.0), (0.0, 0.15, 1.0, 
                 (0.0, 0.0, 0.88, 0.0), (0.0, 0.0, 1.12, 0.0), (0.0, 0.0, 1.0, -8.0), (0.0, 0.0, 1.0, 8.0))
 #                          (across, along: shares of the rank-suit distance; scale factor; turn in degrees)
 CUT_SUIT_MLP = 0.7         # a reading whose suit glyph was parted from a straight line needs the MLPs' suit this sure (0: off)
+EDGE_WINDOW = 1.6          # ... as does one whose suit glyph, in a window this many rank-suit distances wide round it,
+EDGE_FILL = 0.35           # ... is joined to ink reaching the window's rim and filling less than this of its box (0: off)
+EDGE_SIDE = 48             # (the window's side in pixels)
 MOVED_SURE = 0.85          # a reading under the threshold the CNN gives this in the mean of its moved patches ...
 MOVED_UNSURE = 0.5         # ... from this confidence up, counts them as a second opinion (0: off; see _read_moved)
 PAIR_SPAN = (0.55, 2.1)    # a rank and its suit lie this far apart, in units of the larger glyph
@@ -889,7 +892,38 @@ def read_indices(work: np.ndarray, model: CardModel, cnn=None, keep=None) -> lis
     out = _nms(out)
     if cnn is not None:
         _read_moved(work, out, cnn)
+    if EDGE_FILL and CUT_SUIT_MLP:
+        for r in out:
+            if not r["cut_suit"] and r["mlp_suit_p"] < CUT_SUIT_MLP and r["confidence"] >= MIN_REPORTED:
+                r["cut_suit"] = _suit_on_an_edge(work, r)
     return out
+
+
+def _suit_on_an_edge(work: np.ndarray, reading: dict) -> bool:
+    """Whether a reading's suit glyph is joined to an edge: in an upright window ``EDGE_WINDOW``
+    rank-suit distances wide round it, the ink (darker than 0.62 of the window's paper) at its
+    centre belongs to a blob that reaches the window's rim and fills less than ``EDGE_FILL`` of
+    its box.  A card lying over the index below mostly leaves its outline a pixel or two off the
+    glyph it cuts at the reader's own ink cuts, so the glyph is not parted from a line there
+    (``_blobs_in``), but at this one, taken on the window's paper alone, glyph and outline meet."""
+    down = np.asarray(reading["down"], float)
+    n = EDGE_SIDE
+    step = EDGE_WINDOW * reading["scale"] / n
+    M = np.empty((2, 3))
+    M[:, 0] = right_of(down) * step
+    M[:, 1] = down * step
+    M[:, 2] = reading["centre"] + down * reading["scale"] / 2 - (M[:, 0] + M[:, 1]) * (n - 1) / 2
+    window = cv2.warpAffine(work, M, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                            borderMode=cv2.BORDER_REPLICATE)
+    dark = window.min(axis=2)
+    ink = (dark < INK_RATIOS[0] * np.percentile(dark, 90)).astype(np.uint8)
+    count, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    if count < 2:
+        return False
+    k = 1 + int(np.argmin(np.hypot(cents[1:, 0] - (n - 1) / 2, cents[1:, 1] - (n - 1) / 2)))
+    x, y, w, h, area = stats[k]
+    on_rim = x == 0 or y == 0 or x + w == n or y + h == n
+    return bool(on_rim and area < EDGE_FILL * w * h)
 
 
 def _read_moved(work: np.ndarray, readings: list[dict], cnn) -> None:

@@ -515,6 +515,24 @@ def test_a_suit_glyph_parted_from_a_cards_edge_is_marked_cut():
     assert cut.get((free_rank, free_suit)) is False
 
 
+def test_a_suit_glyph_joined_to_an_edge_in_its_window_is_on_an_edge():
+    """``_suit_on_an_edge``: in a window round the suit glyph, the glyph joined to a long thin line
+    (the outline of a card lying over it) is on an edge; the same glyph alone, or beside the line
+    with paper between them, is not."""
+    def reading(x):
+        return {"centre": np.array([x, 116.0]), "down": np.array([0.0, 1.0]), "scale": 20.0}
+    def draw(img):
+        for x in (100, 200, 300):
+            cv2.rectangle(img, (x - 5, 100), (x + 4, 113), (30, 30, 30), -1)         # rank
+            cv2.ellipse(img, (x, 126), (6, 6), 0, 0, 360, (30, 30, 30), -1)         # suit
+        cv2.line(img, (60, 121), (140, 139), (40, 40, 40), 1)     # an outline across the first suit
+        cv2.line(img, (160, 127), (240, 145), (40, 40, 40), 1)    # one passing 4 px below the second
+    work = _paper_with(draw)
+    assert C._suit_on_an_edge(work, reading(100.0))
+    assert not C._suit_on_an_edge(work, reading(200.0))
+    assert not C._suit_on_an_edge(work, reading(300.0))
+
+
 def test_a_small_rank_and_suit_are_paired_a_little_beyond_twice_their_size():
     """Blur shrinks small glyphs at the ink cut: 8 px glyphs 2 px beyond 2.1 sizes apart are still a
     pair (PAIR_SLACK), 2 px beyond the slack they are not."""

@@ -545,3 +545,18 @@ def test_a_cut_suit_the_mlps_read_the_same_still_names_its_card():
     found = find_cards(img)
     assert_never_wrong(found, truth)
     assert "9S" in named(found)
+
+
+@pytest.mark.parametrize("seed, deck, misread", [(3_530_303, "gnomangelo", "3C"), (3_530_592, "plastic", "JC")])
+def test_a_suit_joined_to_the_edge_of_the_card_on_top_does_not_name_another_suit(seed, deck, misread, monkeypatch):
+    """Dev pile scenes: a lower card's spade, cut by the top card's outline (the 3 of spades read
+    3C at 0.987, the MLPs giving clubs 0.42; the jack of spades read JC at 1.0, clubs 0.64).  The
+    outline stands off the glyph at the reader's own ink cuts, so the glyph was not parted from a
+    line; in a window round the glyph, cut on its own paper, the two meet (``_suit_on_an_edge``),
+    and the reading needs the MLPs' suit at CUT_SUIT_MLP.  With that test off the misread is named."""
+    img, truth = _tuning_scene(seed, deck, condition="pile")
+    assert misread not in {c["card"] for c in truth["cards"]}
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    monkeypatch.setattr("vision.cards.EDGE_FILL", 0.0)
+    assert misread in named(find_cards(img))
