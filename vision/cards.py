@@ -1219,18 +1219,21 @@ def _hides(reading: dict, seen: list[np.ndarray], readings: list[dict]) -> bool:
 
 def _unconfirmed_crowded(reading: dict) -> bool:
     """Whether a reading rests on crowded glyphs (cut or misjoined) that neither the MLPs read the
-    same way nor the CNN keeps in moved patches (``_read_moved``): such a reading never names a
-    card by itself."""
+    same way nor the CNN keeps in moved patches (``_read_moved``), or on a cut suit glyph whose
+    suit the MLPs do not confirm (``_unconfirmed_cut_suit``): such a reading never names a card by
+    itself."""
     crowded = reading["crowded"] and reading["mlp_p"] < CROWDED_CONFIRM and not reading["steady"]
     return crowded or _unconfirmed_cut_suit(reading)
 
 
 def _unconfirmed_cut_suit(reading: dict) -> bool:
-    """Whether a reading's suit glyph was parted from a straight line (``_blobs_in``) and the MLPs
-    give its suit under ``CUT_SUIT_MLP``.  In a pile the edge of the card on top often runs across
+    """Whether a reading's suit glyph was parted from a straight line (``_blobs_in``), or is joined
+    to an edge in a window of its own (``_suit_on_an_edge``), and the MLPs give its suit under
+    ``CUT_SUIT_MLP``.  In a pile the edge of the card on top often runs across
     the suit glyph of the index below: what shows of a spade is a club's lobes and stem, what shows
     of a heart a diamond's point, and the CNN names the part, sure.  On 300 dev pile scenes 5 of the
-    62 sure readings with such a suit were the wrong suit (and 1 of 797 of the others)."""
+    62 sure readings with a suit glyph parted from a line named the wrong suit (and 1 of 797 of the
+    others)."""
     return bool(CUT_SUIT_MLP and reading.get("cut_suit") and reading["mlp_suit_p"] < CUT_SUIT_MLP)
 
 
