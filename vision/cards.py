@@ -396,15 +396,16 @@ def right_of(down) -> np.ndarray:
     return np.array([down[1], -down[0]])
 
 
-def _patch_matrix(centre, down, scale) -> np.ndarray:
-    """2x3 affine map from patch pixels to work pixels."""
+def _patch_matrix(centre, down, scale, span=PATCH_SPAN, size=(PATCH_W, PATCH_H)) -> np.ndarray:
+    """2x3 affine map from patch pixels to work pixels: an upright patch of ``size`` pixels spanning
+    ``span`` rank-suit distances round ``centre`` (by default an index patch)."""
     right = right_of(down)
-    sx = PATCH_SPAN[0] * scale / PATCH_W
-    sy = PATCH_SPAN[1] * scale / PATCH_H
+    sx = span[0] * scale / size[0]
+    sy = span[1] * scale / size[1]
     M = np.empty((2, 3))
     M[:, 0] = right * sx
     M[:, 1] = down * sy
-    M[:, 2] = centre - right * sx * (PATCH_W - 1) / 2 - down * sy * (PATCH_H - 1) / 2
+    M[:, 2] = centre - right * sx * (size[0] - 1) / 2 - down * sy * (size[1] - 1) / 2
     return M
 
 
@@ -908,11 +909,8 @@ def _suit_on_an_edge(work: np.ndarray, reading: dict) -> bool:
     (``_blobs_in``), but at this one, taken on the window's paper alone, glyph and outline meet."""
     down = np.asarray(reading["down"], float)
     n = EDGE_SIDE
-    step = EDGE_WINDOW * reading["scale"] / n
-    M = np.empty((2, 3))
-    M[:, 0] = right_of(down) * step
-    M[:, 1] = down * step
-    M[:, 2] = reading["centre"] + down * reading["scale"] / 2 - (M[:, 0] + M[:, 1]) * (n - 1) / 2
+    M = _patch_matrix(reading["centre"] + down * reading["scale"] / 2, down, reading["scale"],
+                      span=(EDGE_WINDOW, EDGE_WINDOW), size=(n, n))
     window = cv2.warpAffine(work, M, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                             borderMode=cv2.BORDER_REPLICATE)
     dark = window.min(axis=2)
