@@ -409,9 +409,10 @@ def _patch_matrix(centre, down, scale, span=PATCH_SPAN, size=(PATCH_W, PATCH_H))
     return M
 
 
-def _patch(work: np.ndarray, centre, down, scale) -> np.ndarray:
-    M = _patch_matrix(np.asarray(centre, float), np.asarray(down, float), float(scale))
-    return cv2.warpAffine(work, M, (PATCH_W, PATCH_H), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+def _patch(work: np.ndarray, centre, down, scale, span=PATCH_SPAN, size=(PATCH_W, PATCH_H)) -> np.ndarray:
+    """The upright patch of ``_patch_matrix`` (by default an index patch), sampled from ``work``."""
+    M = _patch_matrix(np.asarray(centre, float), np.asarray(down, float), float(scale), span, size)
+    return cv2.warpAffine(work, M, tuple(size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                           borderMode=cv2.BORDER_REPLICATE)
 
 
@@ -909,10 +910,8 @@ def _suit_on_an_edge(work: np.ndarray, reading: dict) -> bool:
     (``_blobs_in``), but at this one, taken on the window's paper alone, glyph and outline meet."""
     down = np.asarray(reading["down"], float)
     n = EDGE_SIDE
-    M = _patch_matrix(reading["centre"] + down * reading["scale"] / 2, down, reading["scale"],
-                      span=(EDGE_WINDOW, EDGE_WINDOW), size=(n, n))
-    window = cv2.warpAffine(work, M, (n, n), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                            borderMode=cv2.BORDER_REPLICATE)
+    window = _patch(work, reading["centre"] + down * reading["scale"] / 2, down, reading["scale"],
+                    span=(EDGE_WINDOW, EDGE_WINDOW), size=(n, n))
     dark = window.min(axis=2)
     ink = (dark < INK_RATIOS[0] * np.percentile(dark, 90)).astype(np.uint8)
     count, labels, stats, cents = cv2.connectedComponentsWithStats(ink, connectivity=8)
