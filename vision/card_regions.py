@@ -51,6 +51,9 @@ import numpy as np
 SCALE = 4                          # masks are made at 1/SCALE of the work picture
 MIN_FILL = 0.65
 ASPECT = (1.15, 1.95)
+SQUAT_ASPECT = 1.0                 # a blob down to this aspect is a card too (seen slanting, its blob grown) ...
+SQUAT_FILL = 0.8                   # ... when it fills this much of its rectangle (a pile's blob is ragged), and on a
+                                   # repeating cloth only when it breaks the cloth's period (_breaks_period)
 AREA = (0.45, 1.8)                 # region area relative to the card area expected
 AREA_UNSURE = 2.6                  # ... at most, when no two named cards agree on the card size
 LARGER_THAN_FOUND = 2.0            # ... and such a region's card at most this times the largest card found
@@ -369,6 +372,11 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             if box is None:
                 continue
             box = _portrait_order(box)
+            if (_aspect(rect) < ASPECT[0] and periodic is not None
+                    and not _breaks_period(periodic, box * (2.0 / SCALE))):
+                # a squat window of a check or stripes at the cloth's border passes the edge test
+                # (the border and the cloth's rows) and stands out (the floor's colour averaged in)
+                continue
             if not (_stands_out(distances[0], box * (2.0 / SCALE))
                     or (breaks_period and _breaks_period(periodic, box * (2.0 / SCALE)))):
                 continue                         # a card-shaped window of a patterned cloth
@@ -420,7 +428,10 @@ def _holds_a_centre(box: np.ndarray, quads: list) -> bool:
 
 def _card_shaped(mask: np.ndarray, card_area: float, area_range=AREA):
     """(minAreaRect, filled region) of each blob in ``mask`` with a card's size (``area_range``: its
-    area from the first to the second of these times ``card_area``) and shape."""
+    area from the first to the second of these times ``card_area``) and shape.  A card lying across
+    the line of sight of a slanting camera looks shorter, and at 1/8 of the picture its blob grows by
+    a pixel on every side: such a blob can be nearly square (``SQUAT_ASPECT``), and is kept when it
+    fills its rectangle as a card's does (``SQUAT_FILL``; a pile's or a trick's blob does not)."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     for cnt in contours:
         area = cv2.contourArea(cnt)
@@ -431,12 +442,20 @@ def _card_shaped(mask: np.ndarray, card_area: float, area_range=AREA):
         if min(rw, rh) < 5:
             continue
         fill = area / (rw * rh)
-        aspect = max(rw, rh) / min(rw, rh)
-        if fill < MIN_FILL or not ASPECT[0] <= aspect <= ASPECT[1]:
+        aspect = _aspect(rect)
+        if fill < MIN_FILL or not min(ASPECT[0], SQUAT_ASPECT) <= aspect <= ASPECT[1]:
+            continue
+        if aspect < ASPECT[0] and fill < SQUAT_FILL:
             continue
         region = np.zeros(mask.shape, np.uint8)
         cv2.drawContours(region, [cnt], -1, 255, -1)
         yield rect, region
+
+
+def _aspect(rect) -> float:
+    """A minAreaRect's long side over its short one."""
+    (rw, rh) = rect[1]
+    return max(rw, rh) / max(1e-6, min(rw, rh))
 
 
 def _is_face_up(img: np.ndarray, box: np.ndarray) -> bool:
