@@ -98,13 +98,15 @@ def test_a_doubted_reading_leaves_the_region_unnamed():
                              DISAGREE_IGNORED, CROWDED_CONFIRM, doubted=doubted)[0] == "AS"
 
 
-@pytest.mark.parametrize("seed, ace", [(3_152_742, "AS"), (3_153_525, "AC"), (3_154_135, "AS")])
+@pytest.mark.parametrize("seed, ace", [(3_152_742, "AS"), (3_153_525, "AC")])
 def test_second_look_does_not_name_a_king_the_cnn_reads_as_an_ace(seed, ace, monkeypatch):
     """Dev scenes of the paris pack (held out from training), a lone king in each: the first look
     leaves it unnamed, and the second look at its region's corners read its serif K as an A (the CNN
     at 0.91-0.99 at one corner) where the MLPs' likeliest rank is the K at one corner at least.  The
     first look's rule (ACE_OR_KING) holds there too since 2026-12-06; without it the ace, not on the
-    table, is named."""
+    table, is named.  (Dev 3 154 135 was a third such scene until the squat regions of card_regions,
+    2026-12-06: its king's region is now found 7 px higher, from another mask, and the second look
+    there reads no ace with the rule or without it.)"""
     img, truth = tuning_scene(seed, "paris")
     assert ace not in {c["card"] for c in truth["cards"]}
     assert ace not in [c["card"] for c in find_cards(img)]
