@@ -373,14 +373,27 @@ def _index_picture():
 def test_a_reading_is_steady_only_if_every_moved_patch_reads_its_card(weakest, steady):
     """``_read_moved`` reads the reading's own patch and each of STEADY_MOVES' (one batch) and marks
     a crowded reading the MLPs do not confirm steady only when the CNN gives its card STEADY_MIN or
-    more in every moved patch.  Its confidence (sure already) is left as it was."""
-    reading = _reading("7S", (98, 102), (0, 1), scale=10.0, crowded=True, mlp_p=0.3)
+    more in every moved patch.  Its confidence (sure already, under CROWDED_SURE) is left as it was."""
+    reading = _reading("7S", (98, 102), (0, 1), confidence=0.98, scale=10.0, crowded=True, mlp_p=0.3)
     moves = len(C.STEADY_MOVES) + 1
     cnn = _FixedCNN([0.99] * (moves - 1) + [weakest])
     C._read_moved(_index_picture(), [reading], cnn)
     assert cnn.calls == [moves]
     assert reading["steady"] is steady
-    assert reading["confidence"] == 1.0
+    assert reading["confidence"] == 0.98
+
+
+@pytest.mark.parametrize("card, mlp_p, steady", [("7S", 0.3, True), ("7S", 0.05, False), ("AS", 0.3, False)])
+def test_a_crowded_reading_the_cnn_is_all_but_certain_of_is_steady_unmoved(card, mlp_p, steady):
+    """A crowded reading at CROWDED_SURE or more, the MLPs giving it STEADY_MLP or more, is steady
+    without moved patches being read.  One the MLPs reject outright is not (nor read moved); nor is
+    an ace (a serif K read as an A), which is read moved as before, and not steady here (the
+    stand-in CNN reads no ace in the moved patches)."""
+    reading = _reading(card, (98, 102), (0, 1), confidence=0.9995, scale=10.0, crowded=True, mlp_p=mlp_p)
+    cnn = _FixedCNN([0.5] * (len(C.STEADY_MOVES) + 1))
+    C._read_moved(_index_picture(), [reading], cnn)
+    assert reading["steady"] is steady
+    assert cnn.calls == ([] if steady or mlp_p < C.STEADY_MLP else [len(C.STEADY_MOVES) + 1])
 
 
 @pytest.mark.parametrize("mean, mlp_p, surer", [(0.9, 0.3, True), (0.8, 0.3, False), (0.9, 0.05, False)])
