@@ -937,9 +937,9 @@ def _read_moved(work: np.ndarray, readings: list[dict], cnn) -> None:
       sure (dev 3 154 135: 0.999 at a king's corner read again by the second look).  Crowded
       glyphs (another card's edge across them, a pip joined to one) may be cut or misjoined and
       read as another card: such a misread mostly rests on the exact cut of the patch and changes
-      when the patch moves, where a true index keeps its reading.  The MLPs' agreement (``CROWDED_CONFIRM``) is the other way to confirm
-      it; on the held-out packs, whose glyphs the MLPs read less well, it often fails on a true
-      index.
+      when the patch moves, where a true index keeps its reading.  The MLPs' agreement
+      (``CROWDED_CONFIRM``) is the other way to confirm it; on the held-out packs, whose glyphs
+      the MLPs read less well, it often fails on a true index.
     - with ``MOVED_SURE``, count the moved patches as a second opinion on a reading under the
       default threshold (from ``MOVED_UNSURE``) that the MLPs do not reject outright: when the CNN's mean
       probability of its card over its own patch and the moved ones is MOVED_SURE or more, the
