@@ -34,6 +34,9 @@ SCALE_RANGE = (0.3, 1.55)        # its rank-suit distance over the median index'
 UPRIGHT = 0.85                   # cosine of its "down" with the card's long side, at least
 ASPECT_RANGE = (1.25, 1.65)      # card length over width used for the warp
 GAP = 8                          # px between the tiles of the mosaic
+# every tile is padded to one height, whatever the regions read with it, and each tile starts at an even
+# pixel: a region's reading does not depend on the other regions (their tiles' sizes, its place among them)
+TILE_H = (int(CORNER[1] * round(CARD_W * ASPECT_RANGE[1])) + MARGIN + GAP + 1) // 2 * 2 - GAP
 
 
 def _tiles(work: np.ndarray, box: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
@@ -58,7 +61,7 @@ def _mosaic(tiles: list[np.ndarray]) -> tuple[np.ndarray, list[tuple[int, int]],
     top-left corner, and the step (x, y) from one tile to the next.  The gaps repeat the tiles'
     edge pixels, so no edge is drawn between them."""
     tw = max(t.shape[1] for t in tiles)
-    th = max(t.shape[0] for t in tiles)
+    th = max([TILE_H] + [t.shape[0] for t in tiles])
     rows = (len(tiles) + 1) // 2
     canvas = np.zeros((rows * (th + GAP), 2 * (tw + GAP), 3), np.uint8)
     origins = []

@@ -112,3 +112,27 @@ def test_second_look_does_not_name_a_king_the_cnn_reads_as_an_ace(seed, ace, mon
     assert ace not in [c["card"] for c in find_cards(img)]
     monkeypatch.setattr("vision.cards.SECOND_LOOK_ACE_OR_KING", False)
     assert ace in [c["card"] for c in find_cards(img)]
+
+
+def test_a_tile_of_the_mosaic_does_not_depend_on_the_other_regions():
+    """The readers' ink cuts and blob tests look at a tile's surroundings in the mosaic: a region's
+    tile is padded to one height (TILE_H, not the tallest tile read with it) and starts at an even
+    pixel (the table mask is made at half size), so the same region reads the same whatever other
+    regions are read with it.  (Before 2026-12-06 the padding followed the tallest tile: in dev
+    scene 3 166 412 a ten of hearts read TH 0.93 / 0.76 at its corners alone, TH 0.90 / QH 0.82
+    beside a king's region of another outline.)"""
+    from vision.card_corners import GAP, TILE_H, _mosaic, _tiles
+
+    rng = np.random.default_rng(5)
+    work = rng.integers(0, 255, (400, 600, 3), dtype=np.uint8)
+    squat = np.array([[50, 50], [150, 50], [150, 175], [50, 175]], float)        # aspect 1.25
+    tall = np.array([[300, 40], [400, 40], [400, 205], [300, 205]], float)       # aspect 1.65
+    a, b, _ = _tiles(work, squat)
+    c, d, _ = _tiles(work, tall)
+    assert a.shape[0] < c.shape[0] <= TILE_H
+    alone, origins_alone, _ = _mosaic([a, b])
+    for tiles in ([c, d, a, b], [a, b, c, d]):
+        canvas, origins, (step_x, step_y) = _mosaic(tiles)
+        assert step_y == TILE_H + GAP and step_y % 2 == 0 and step_x % 2 == 0
+        x, y = origins[0 if tiles[0] is a else 2]
+        np.testing.assert_array_equal(canvas[y:y + step_y, x:x + 2 * step_x], alone[:step_y, :2 * step_x])
