@@ -95,6 +95,8 @@ TURN_DOMINANCE = 0.3               # ... when one edge direction (modulo 90°) d
 TURN_MIN = 6.0                     # ... and lies this many degrees or more off its rectangle and the cloth's direction
 TURN_CLOTH = 0.15                  # ... the cloth's direction: the whole picture's, when it dominates this much
 PERIODIC_STRAIGHT = 0.4            # a region of that mask needs this share of each side straight (EDGE_SIDE_MIN)
+NEARER_SIZE = 0.22                 # a later mask's region of a card found already, its blob and outline this much nearer
+                                   # the card size (|log(area / card area)|), is that region's alternative (0: off)
 
 # the face test looks at the card flattened to _FLAT_W x _FLAT_H; inset from the edge in card widths:
 _FLAT_W, _FLAT_H = 40, 60
@@ -294,14 +296,19 @@ def _opened(mask: np.ndarray, card_px: float) -> np.ndarray:
 
 
 def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = None,
-                 under_readings: bool = False) -> list[dict]:
+                 under_readings: bool = False, alternatives: bool = False) -> list[dict]:
     """Card-shaped regions not explained by a reading: face-down cards and unreadable face-up cards.
     The card size expected is the median of ``size_quads`` (default ``known_quads``) when there are
     two or more that agree within ``SIZE_AGREEMENT`` (one reading's quad can be far off), otherwise
     ``DEFAULT_CARD_LENGTH``; either is kept within ``CARD_LENGTH`` of the picture's width.
     A region under a known quad that is not in ``size_quads`` (a reading that named no card) is
     left to that reading unless it is clearly a back; with ``under_readings`` it is returned
-    too, marked ``"under_reading": True`` (the caller may read its corners again)."""
+    too, marked ``"under_reading": True`` (the caller may read its corners again).
+    With ``alternatives`` a region may carry an ``"alternative"`` region of the same card, found in a
+    later mask with a size nearer the card's (``NEARER_SIZE``): a court card's picture can stand out
+    from a patterned cloth in one mask, its white margins blending in, and the whole card in
+    another.  The caller chooses between the two (``vision.cards``: the alternative when only it is
+    named by its corners or picture)."""
     h, w = work.shape[:2]
     if min(h, w) < MIN_PICTURE:
         return []                                # (the masks' small copies would be empty)
@@ -320,6 +327,7 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
         cv2.fillPoly(named if is_named else unnamed, [np.round(np.asarray(q) / SCALE).astype(np.int32)], 255)
     out = []
     centres = []
+    offs = []                    # each region's (or its alternative's) blob and outline size off the card's, |log ratio|
     distances = [averaged_colour_distance(small, card_px, period) for period in PATTERN_PERIODS]
     periodic = periodic_difference(small, card_px) if PERIODIC else None
     sharp_masks = [foreground_mask(small, card_px), rare_colour_mask(small, card_px),
@@ -349,7 +357,9 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             # when it is a face-down card, and left to the reading otherwise
             on_unnamed = cv2.countNonZero(cv2.bitwise_and(region, unnamed)) > KNOWN_OVERLAP * area
             centre = np.array(rect[0]) * SCALE
-            if any(np.hypot(*(centre - c)) < 0.3 * card_px * SCALE for c in centres):
+            off = abs(float(np.log(max(area, 1) / card_area)))
+            near = [k for k, c in enumerate(centres) if np.hypot(*(centre - c)) < 0.3 * card_px * SCALE]
+            if near and not (alternatives and NEARER_SIZE and off < min(offs[k][0] for k in near) - NEARER_SIZE):
                 continue                         # found in another mask already
             straight_min = PERIODIC_STRAIGHT if breaks_period else EDGE_SIDE_MIN
             guess = cv2.boxPoints(rect) * (SCALE / 2.0)
@@ -390,11 +400,20 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             under = on_unnamed and not _is_clearly_face_down(work, quad)
             if under and not under_readings:
                 continue
+            quad_off = abs(float(np.log(max(cv2.contourArea(np.float32(quad)), 1.0) / (card_area * SCALE * SCALE))))
+            if near and quad_off >= min(offs[k][1] for k in near) - NEARER_SIZE:
+                continue                         # (its outline is not nearer the card's size)
             face = "up" if _is_face_up(work, quad) else "down"
-            centres.append(centre)
-            out.append({"card": None, "face": face, "confidence": 0.0, "quad": quad})
+            region = {"card": None, "face": face, "confidence": 0.0, "quad": quad}
             if under:
-                out[-1]["under_reading"] = True
+                region["under_reading"] = True
+            if near:
+                k = min(near, key=lambda k: offs[k][1])
+                out[k]["alternative"], offs[k] = region, (off, quad_off)
+            else:
+                centres.append(centre)
+                offs.append((off, quad_off))
+                out.append(region)
     return _one_region_per_card(out, card_area * SCALE * SCALE) if ONE_PER_CARD else out
 
 

@@ -1114,7 +1114,8 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
     if regions:
         # the size of a card comes from the cards named (an abstained reading may be a pip pair)
         found = card_regions(work, [c["quad"] for c in cards],
-                             [c["quad"] for c in cards if c["card"] is not None], under_readings=second_look)
+                             [c["quad"] for c in cards if c["card"] is not None], under_readings=second_look,
+                             alternatives=second_look)
         if second_look and found:
             cards, found = _second_look(work, cards, found, model, cnn or None, threshold)
         # an unnamed reading on a card back (its ornament taken for an index: the outline it places
@@ -1137,23 +1138,30 @@ def _second_look(work, cards: list[dict], found: list[dict], model, cnn, thresho
     stripes or ornament read as an index place a card half off the back, or turned against it,
     ``_weak_and_turned``; a face-up court card's own index, read but not named, places it on the
     card).  A region its corners leave unnamed may be named from its court picture
-    (``FACE_NAMES``, ``vision.card_faces``).  The unnamed readings on backs are
-    dropped by the caller."""
-    reads = corner_readings(work, [r["quad"] for r in found], model, cnn)
+    (``FACE_NAMES``, ``vision.card_faces``).  A region left unnamed whose alternative outline
+    (``card_regions``: the same card found nearer the card size in another mask) is named takes
+    that name and outline.  The unnamed readings on backs are dropped by the caller."""
+    alternatives = [i for i, r in enumerate(found) if "alternative" in r]
+    boxes = [r["quad"] for r in found] + [found[i].pop("alternative")["quad"] for i in alternatives]
+    reads = corner_readings(work, boxes, model, cnn)
     names = {c["card"] for c in cards if c["card"] is not None}
     doubted = _ace_or_king if ACE_OR_KING and SECOND_LOOK_ACE_OR_KING else None
     named = [name_from_corners(rs, threshold, names, DISAGREE_IGNORED, CROWDED_CONFIRM, TWO_SURE_CORNERS,
                                doubted) for rs in reads]
-    quads = [np.roll(np.asarray(region["quad"]), -2 * corner, axis=0) if card is not None else None
-             for region, (card, _, corner) in zip(found, named)]
+    quads = [np.roll(np.asarray(box), -2 * corner, axis=0) if card is not None else None
+             for box, (card, _, corner) in zip(boxes, named)]
     if FACE_NAMES:
         # a court card whose corners name nothing (a pack printing no rank there, a faint index):
         # its picture, matched against the packs the table knows (vision.card_faces)
-        for i, region in enumerate(found):
+        for i, box in enumerate(boxes):
             if named[i][0] is None:
-                card, conf, quad = name_from_face(work, region["quad"], threshold)
+                card, conf, quad = name_from_face(work, box, threshold)
                 if card is not None and card not in names:
                     named[i], quads[i] = (card, conf, 0), quad
+    for k, i in enumerate(alternatives):
+        if named[i][0] is None:                      # only the alternative outline is named
+            named[i], quads[i] = named[len(found) + k], quads[len(found) + k]
+    named, quads = named[:len(found)], quads[:len(found)]
     twice = {card for card, _, _ in named if card is not None and sum(n[0] == card for n in named) > 1}
     for region, (card, conf, _), quad in zip(found, named, quads):
         if card is not None and card not in twice:       # a pack has each card once

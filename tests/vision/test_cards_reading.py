@@ -580,3 +580,24 @@ def test_a_crowded_index_the_cnn_is_all_but_certain_of_names_its_card(seed, deck
     monkeypatch.setattr("vision.cards.FACE_NAMES", False)
     monkeypatch.setattr("vision.cards.CROWDED_SURE", 0)
     assert card not in named(find_cards(img))
+
+
+@pytest.mark.parametrize("seed, deck, card", [(3_166_412, "bellot", "KS"), (3_166_597, "guyenne-classic", "QS")])
+def test_a_court_whose_picture_alone_stood_out_is_named_from_the_whole_card(seed, deck, card, monkeypatch):
+    """Dev scenes on striped cloths: a court card's pale margins blend into the stripes, and the
+    first mask that finds it finds its picture alone, 0.7 of a card, called face down, its corners
+    outside the region.  A later mask finds the whole card.  That region is kept as the first one's
+    alternative (card_regions.NEARER_SIZE, since 2026-12-06), and names the card when the first
+    region names nothing; no card is named wrong.  Without the alternative the card is reported
+    face down."""
+    img, truth = _tuning_scene(seed, deck)
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert card in named(found)
+    assert all(set(c) == {"card", "face", "confidence", "quad"} for c in found)     # Contract 2 only
+    monkeypatch.setattr("vision.card_regions.NEARER_SIZE", 0)
+    found = find_cards(img)
+    assert card not in named(found)
+    quad = next(c["quad"] for c in truth["cards"] if c["card"] == card)
+    centre = np.mean(quad, axis=0)
+    assert any(c["face"] == "down" and np.hypot(*(np.mean(c["quad"], axis=0) - centre)) < 30 for c in found)
