@@ -52,6 +52,9 @@ How it works (details and limits in docs/vision.md):
    upright at about twice a table card's size and read again, only where an
    index can be; a region read sure there, with no other card read at its
    corners, is named (and takes the place of the unnamed readings on it).
+   A region left unnamed whose card was found again in another mask,
+   nearer a card's size (its alternative outline), takes that outline
+   when it is named.
 6. A court card's picture (vision/card_faces.py).  A region its corners leave
    unnamed is matched against the faces of the packs the table knows; a sure
    match with a jack, queen or king names it (a pack printing no rank on its
