@@ -114,6 +114,7 @@ UNDER_READING_IOU = 0.33   # ... "matches": overlap over union at least this
 UNDER_READING_WEAK = 0.5   # ... and none matches that is under this confident and turned against it by at
 UNDER_READING_TURN = 10.0  # ... least this many degrees (a back's ornament's outline; 0: no such test)
 FACE_NAMES = True         # a region its corners leave unnamed may be named from its court picture (_second_look)
+INDEX_FACE_UP = 0.9       # a region called face down whose corners read an index this sure is face up, unnamed (0: off)
 ON_TOP_RATIO = 1.55       # a sure reading inside a named card, up to this much larger than its index, lies on it
 ON_TOP_SMALLER = 0.55     # ... and down to this much smaller (0.7 until 2026-12-06)
 ON_TOP_HIDES = 0.85       # ... unless its outline, shrunk by this, covers every index the named card was read at (0: off)
@@ -1169,7 +1170,17 @@ def _second_look(work, cards: list[dict], found: list[dict], model, cnn, thresho
     for region, (card, conf, _), quad in zip(found, named, quads):
         if card is not None and card not in twice:       # a pack has each card once
             region.update(card=card, face="up", confidence=conf, quad=quad)
-    regions = [np.asarray(r["quad"], float) for r in found if r["card"] is not None]
+    faces = []
+    if INDEX_FACE_UP:
+        # an index read sure at a region's corner, though not named (its two corners disagree), is
+        # a face: a court whose picture fills the card fails the paper test of the face.  The region
+        # takes the place of the unnamed readings on it, as a named one does
+        for region, rs in zip(found, reads):
+            if region["card"] is None and region["face"] == "down" and any(
+                    r["confidence"] >= INDEX_FACE_UP for r in rs):
+                region["face"] = "up"
+                faces.append(region)
+    regions = [np.asarray(r["quad"], float) for r in found if r["card"] is not None or any(r is f for f in faces)]
     cards = [c for c in cards if c["card"] is not None or not any(
         _inside(q, np.mean(c["quad"], axis=0), shrink=1.0) or _inside(c["quad"], np.mean(q, axis=0), shrink=1.0)
         for q in regions)]
@@ -1178,7 +1189,8 @@ def _second_look(work, cards: list[dict], found: list[dict], model, cnn, thresho
              and r["face"] == "down" and max([_overlap(r["quad"], c["quad"]) for c in unnamed
                                               if not _weak_and_turned(c, r["quad"])], default=0.0)
              < UNDER_READING_IOU]
-    found = [r for r in found if r["card"] is not None or not r.get("under_reading") or any(r is b for b in backs)]
+    found = [r for r in found if r["card"] is not None or not r.get("under_reading")
+             or any(r is b for b in backs + faces)]
     for r in found:
         r.pop("under_reading", None)
     return cards, found

@@ -601,3 +601,28 @@ def test_a_court_whose_picture_alone_stood_out_is_named_from_the_whole_card(seed
     quad = next(c["quad"] for c in truth["cards"] if c["card"] == card)
     centre = np.mean(quad, axis=0)
     assert any(c["face"] == "down" and np.hypot(*(np.mean(c["quad"], axis=0) - centre)) < 30 for c in found)
+
+
+@pytest.mark.parametrize("seed, condition, card", [(3_166_157, None, "KC"), (3_418_762, "facedown", "KS")])
+def test_a_court_whose_picture_fills_the_card_is_face_up_when_its_corner_reads_an_index(seed, condition, card,
+                                                                                      monkeypatch):
+    """Dev scenes: a paris king, its picture filling the card, fails the paper test of the face and
+    was called face down.  The second look reads a king at one corner, sure (0.95-0.96), and another
+    card at the other (a 2 or an ace, 0.72-0.84), so it names nothing; an index read that sure is a
+    face (INDEX_FACE_UP, since 2026-12-06): the king is reported face up, unnamed, once, and the
+    other cards keep their faces.  With the rule off it is reported face down."""
+    img, truth = _tuning_scene(seed, "paris", condition=condition)
+    quad = next(c["quad"] for c in truth["cards"] if c["card"] == card)
+    centre = np.mean(quad, axis=0)
+
+    def on_the_king(found):
+        return [c for c in found if np.hypot(*(np.mean(c["quad"], axis=0) - centre)) < 30]
+
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert [(c["card"], c["face"]) for c in on_the_king(found)] == [(None, "up")]
+    faces = sorted(c["face"] for c in found)
+    monkeypatch.setattr("vision.cards.INDEX_FACE_UP", 0)
+    before = find_cards(img)
+    assert [(c["card"], c["face"]) for c in on_the_king(before)] == [(None, "down")]
+    assert faces.count("down") == sorted(c["face"] for c in before).count("down") - 1
