@@ -54,7 +54,8 @@ How it works (details and limits in docs/vision.md):
    corners, is named (and takes the place of the unnamed readings on it).
    A region left unnamed whose card was found again in another mask,
    nearer a card's size (its alternative outline), takes that outline
-   when it is named.
+   when it is named.  A region called face down that stays unnamed with an
+   index read sure at a corner is face up (a court whose picture fills it).
 6. A court card's picture (vision/card_faces.py).  A region its corners leave
    unnamed is matched against the faces of the packs the table knows; a sure
    match with a jack, queen or king names it (a pack printing no rank on its
