@@ -120,7 +120,7 @@ def test_a_tile_of_the_mosaic_does_not_depend_on_the_other_regions():
     pixel (the table mask is made at half size), so the same region reads the same whatever other
     regions are read with it.  (Before 2026-12-06 the padding followed the tallest tile: in dev
     scene 3 166 412 a ten of hearts read TH 0.93 / 0.76 at its corners beside the region of a king's
-    picture, TH 0.90 / QH 0.82 beside the whole king's region, a taller tile.)"""
+    picture, TH 0.90 / QH 0.82 beside the whole king's region, a tile of another height.)"""
     from vision.card_corners import GAP, TILE_H, _mosaic, _tiles
 
     rng = np.random.default_rng(5)
