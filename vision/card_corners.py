@@ -113,11 +113,12 @@ def corner_readings(work: np.ndarray, boxes: list, model, cnn) -> list[list[dict
 
 def name_from_corners(readings: list[dict], threshold: float, named: set, disagree: float,
                       crowded_confirm: float, two_sure_corners: bool = False,
-                      doubted=None) -> tuple[str | None, float, int]:
+                      doubted=None, idle=None) -> tuple[str | None, float, int]:
     """(card or None, confidence, corner it was read at) from one region's corner readings.  Readings
     of crowded glyphs name a card only when the MLPs confirm one of them (``crowded_confirm``), the
     CNN keeps it in moved patches, or, with ``two_sure_corners``, both corners read it sure.  A card
-    with any reading for which ``doubted(reading)`` is true is not named (the first look's rules on
+    with any reading for which ``doubted(reading)`` is true is not named, and a reading of another
+    card for which ``idle(reading, surest)`` is true does not veto it (the first look's rules on
     what the two readers disagree about, ``vision.cards``)."""
     if not readings:
         return None, 0.0, 0
@@ -126,7 +127,8 @@ def name_from_corners(readings: list[dict], threshold: float, named: set, disagr
     corners = {r["corner"]: r["confidence"] for r in sorted(same, key=lambda r: r["confidence"])}
     conf = 1.0 - float(np.prod([1.0 - c for c in corners.values()]))
     card = best["card"]
-    if any(r["card"] != card and r["confidence"] >= disagree for r in readings):
+    if any(r["card"] != card and r["confidence"] >= disagree and not (idle is not None and idle(r, best))
+           for r in readings):
         card = None          # another card read at its corners: two opinions, no name
     elif best["confidence"] < threshold and not (len(corners) == 2 and conf >= threshold):
         card = None

@@ -110,6 +110,7 @@ ROW_SPAN = 6.0            # ... unless another reading of the same size lies wit
 ROW_PARALLEL = 0.9        # ... distances, turned less than this cosine from it: a fan's or meld's row (_in_a_row)
 ACE_OR_KING = True        # an ace read where the MLPs read a king (and give the ace under BOTH_MLP) is not named
 SECOND_LOOK_ACE_OR_KING = True  # ... nor by the second look at a region's corners (_second_look)
+SECOND_LOOK_IDLE = True   # a guess neither reader stands by does not veto a region's sure corner either (_idle_guess)
 UNDER_READING_DOWN = True  # a face-down region under unnamed readings, none of whose outlines matches it, is a back
 UNDER_READING_IOU = 0.33   # ... "matches": overlap over union at least this
 UNDER_READING_WEAK = 0.5   # ... and none matches that is under this confident and turned against it by at
@@ -1151,8 +1152,9 @@ def _second_look(work, cards: list[dict], found: list[dict], model, cnn, thresho
     reads = corner_readings(work, boxes, model, cnn)
     names = {c["card"] for c in cards if c["card"] is not None}
     doubted = _ace_or_king if ACE_OR_KING and SECOND_LOOK_ACE_OR_KING else None
+    idle = (lambda r, surest: _idle_guess(r, surest, threshold)) if SECOND_LOOK_IDLE else None
     named = [name_from_corners(rs, threshold, names, DISAGREE_IGNORED, CROWDED_CONFIRM, TWO_SURE_CORNERS,
-                               doubted) for rs in reads]
+                               doubted, idle) for rs in reads]
     quads = [np.roll(np.asarray(box), -2 * corner, axis=0) if card is not None else None
              for box, (card, _, corner) in zip(boxes, named)]
     if FACE_NAMES:
