@@ -357,7 +357,7 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             # when it is a face-down card, and left to the reading otherwise
             on_unnamed = cv2.countNonZero(cv2.bitwise_and(region, unnamed)) > KNOWN_OVERLAP * area
             centre = np.array(rect[0]) * SCALE
-            off = abs(float(np.log(max(area, 1) / card_area)))
+            off = _size_off(area, card_area)
             near = [k for k, c in enumerate(centres) if np.hypot(*(centre - c)) < 0.3 * card_px * SCALE]
             if near and not (alternatives and NEARER_SIZE and off < min(offs[k][0] for k in near) - NEARER_SIZE):
                 continue                         # found in another mask already
@@ -400,7 +400,7 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             under = on_unnamed and not _is_clearly_face_down(work, quad)
             if under and not under_readings:
                 continue
-            quad_off = abs(float(np.log(max(cv2.contourArea(np.float32(quad)), 1.0) / (card_area * SCALE * SCALE))))
+            quad_off = _size_off(cv2.contourArea(np.float32(quad)), card_area * SCALE * SCALE)
             if near and quad_off >= min(offs[k][1] for k in near) - NEARER_SIZE:
                 continue                         # (its outline is not nearer the card's size)
             face = "up" if _is_face_up(work, quad) else "down"
@@ -415,6 +415,11 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
                 offs.append((off, quad_off))
                 out.append(region)
     return _one_region_per_card(out, card_area * SCALE * SCALE) if ONE_PER_CARD else out
+
+
+def _size_off(area: float, expected: float) -> float:
+    """How far an area lies from the expected card area: |log(area / expected)|."""
+    return abs(float(np.log(max(area, 1.0) / expected)))
 
 
 def _one_region_per_card(regions: list[dict], card_area: float) -> list[dict]:

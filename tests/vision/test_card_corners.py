@@ -130,7 +130,7 @@ def test_a_tile_of_the_mosaic_does_not_depend_on_the_other_regions():
     a, b, _ = _tiles(work, squat)
     c, d, _ = _tiles(work, tall)
     assert a.shape[0] < c.shape[0] <= TILE_H
-    alone, origins_alone, _ = _mosaic([a, b])
+    alone, _, _ = _mosaic([a, b])
     for tiles in ([c, d, a, b], [a, b, c, d]):
         canvas, origins, (step_x, step_y) = _mosaic(tiles)
         assert step_y == TILE_H + GAP and step_y % 2 == 0 and step_x % 2 == 0
