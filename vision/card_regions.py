@@ -15,7 +15,10 @@ the index readings; it returns Contract 2 card dicts (``card: None``, ``face: "u
   colours, whose average is the cloth's);
 - have a card's shape (a rectangle of aspect 1.15-1.95, at least 65 % filled) and size (when no
   two named cards agree on the size, larger regions of the first three, sharp, masks are looked at
-  last: a stock pile, its lower cards joined to its top card, where cards lie larger than guessed);
+  next: a stock pile, its lower cards joined to its top card, where cards lie larger than guessed;
+  and last every mask opened for the smallest cards a picture can show, where cards lie smaller
+  than guessed; a region new there is not a lamp's glare, brighter the further in, nor, on a
+  repeating cloth, a window with other colours beyond a side, the floor beyond the cloth's border);
 - show a colour step along all four sides of the rectangle that is a straight edge: larger across
   the side than along it (a card's edge; glare, shadows, hands and a cloth's dots and checks do not;
   a break of the period is allowed sides less straight, crossed by the cloth's own lines); a region
@@ -31,6 +34,9 @@ the index readings; it returns Contract 2 card dicts (``card: None``, ``face: "u
   nearly as a check does);
 - are not already covered by a reading that named a card (under one that named none, only a region
   that is clearly a back is kept: a back's ornament is often taken for an index).
+
+A region of a card found already, in a later mask nearer the card's size or in a mask opened for
+the smallest cards, is kept as the first region's ``alternative`` (with ``alternatives``).
 
 Of two regions where one's centre lies inside the other (a back's inner frame inside its outline,
 a window of cloth grown round a card), only the one nearer the typical card's size is returned.
@@ -95,6 +101,8 @@ TURN_DOMINANCE = 0.3               # ... when one edge direction (modulo 90°) d
 TURN_MIN = 6.0                     # ... and lies this many degrees or more off its rectangle and the cloth's direction
 TURN_CLOTH = 0.15                  # ... the cloth's direction: the whole picture's, when it dominates this much
 PERIODIC_STRAIGHT = 0.4            # a region of that mask needs this share of each side straight (EDGE_SIDE_MIN)
+SMALL_CARDS = True                 # with the card size unsure, the masks opened again for cards of CARD_LENGTH[0], last
+GLARE_RISE = 1.05                  # ... where a new region brighter the further in by this at each step is glare
 NEARER_SIZE = 0.22                 # a later mask's region of a card found already, its blob and outline this much nearer
                                    # the card size (|log(area / card area)|), is that region's alternative (0: off)
 
@@ -117,7 +125,8 @@ def _table_model(img: np.ndarray, card_px: float) -> np.ndarray:
 
 
 def foreground_mask(img: np.ndarray, card_px: float) -> np.ndarray:
-    """Pixels that are not table: a colour change, or a brightness change a shadow cannot explain."""
+    """Pixels that are not table: a colour change, or a brightness change a shadow cannot explain
+    (not yet opened: ``_opened``)."""
     bg = _table_model(img, card_px).astype(np.float32) + 8.0
     f = cv2.GaussianBlur(img, (3, 3), 0).astype(np.float32) + 8.0
     b, g, r = cv2.split(cv2.divide(f, bg))
@@ -131,7 +140,7 @@ def foreground_mask(img: np.ndarray, card_px: float) -> np.ndarray:
                                           min(255, k // 2 | 1)), (std.shape[1], std.shape[0])).astype(np.float32)
     textured = std - table_std > 10
     mask = (chroma > 0.15) | (lum > 1.3) | (lum < 0.35) | textured
-    return _opened(mask.astype(np.uint8) * 255, card_px)
+    return mask.astype(np.uint8) * 255
 
 
 def averaged_colour_distance(img: np.ndarray, card_px: float, period: float) -> np.ndarray:
@@ -159,12 +168,10 @@ def averaged_colour_distance(img: np.ndarray, card_px: float, period: float) -> 
     return cv2.resize(distance.astype(np.float32) / typical, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def averaged_colour_mask(img: np.ndarray, card_px: float, period: float, distance=None) -> np.ndarray:
+def averaged_colour_mask(distance: np.ndarray, open_px: float) -> np.ndarray:
     """Pixels whose neighbourhood, averaged over a pattern's period, differs from the table's
-    (``distance``: ``averaged_colour_distance`` of the same period, if already made)."""
-    if distance is None:
-        distance = averaged_colour_distance(img, card_px, period)
-    mask = _opened((distance > AVERAGED_DISTANCE).astype(np.uint8) * 255, card_px)
+    (``distance``: ``averaged_colour_distance``), opened for cards of ``open_px`` (``_opened``)."""
+    mask = _opened((distance > AVERAGED_DISTANCE).astype(np.uint8) * 255, open_px)
     # the average blurs a card's outline outwards by more the more the card stands out: each blob is
     # cut again at half its own level, where a blurred step has its edge
     count, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_GRANA)
@@ -177,9 +184,10 @@ def averaged_colour_mask(img: np.ndarray, card_px: float, period: float, distanc
     return out
 
 
-def rare_colour_mask(img: np.ndarray, card_px: float) -> np.ndarray:
+def rare_colour_mask(img: np.ndarray) -> np.ndarray:
     """Pixels whose colour is rare in the picture (Lab histogram of 8 x 16 x 16 bins, each bin counted
-    with its six neighbours): on a patterned cloth the cloth's colours are the common ones."""
+    with its six neighbours): on a patterned cloth the cloth's colours are the common ones (not yet
+    opened: ``_opened``)."""
     lab = cv2.cvtColor(cv2.GaussianBlur(img, (3, 3), 0), cv2.COLOR_BGR2Lab)
     hist = cv2.calcHist([lab], [0, 1, 2], None, [8, 16, 16], [0, 256, 0, 256, 0, 256])
     with_neighbours = hist.copy()
@@ -188,18 +196,19 @@ def rare_colour_mask(img: np.ndarray, card_px: float) -> np.ndarray:
     rare_bins = np.where(with_neighbours < RARE_COLOUR * lab.shape[0] * lab.shape[1], 255, 0).astype(np.uint8)
     l, a, b = cv2.split(lab)
     bin_index = (l.astype(np.int32) >> 5 << 8) | (a.astype(np.int32) >> 4 << 4) | (b.astype(np.int32) >> 4)
-    return _opened(rare_bins.reshape(-1)[bin_index], card_px)
+    return rare_bins.reshape(-1)[bin_index]
 
 
-def edge_enclosed_mask(half: np.ndarray, card_px: float, size) -> np.ndarray:
+def edge_enclosed_mask(half: np.ndarray, size) -> np.ndarray:
     """Areas enclosed by sharp edges (Canny on the half-size picture, each outline filled), at ``size``:
-    a card's outline closes even where its colours are the table's or the cloth's."""
+    a card's outline closes even where its colours are the table's or the cloth's (not yet opened:
+    ``_opened``)."""
     edges = cv2.Canny(cv2.cvtColor(half, cv2.COLOR_BGR2GRAY), CANNY[0], CANNY[1])
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     outlines, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros(edges.shape, np.uint8)
     cv2.drawContours(filled, outlines, -1, 255, -1)
-    return _opened(cv2.resize(filled, size, interpolation=cv2.INTER_NEAREST), card_px)
+    return cv2.resize(filled, size, interpolation=cv2.INTER_NEAREST)
 
 
 def pattern_periods(img: np.ndarray, card_px: float) -> list[np.ndarray]:
@@ -274,8 +283,9 @@ def periodic_difference(img: np.ndarray, card_px: float):
     return best, max(PERIODIC_LEVEL[0], PERIODIC_LEVEL[1] * float(np.median(best)))
 
 
-def periodic_mask(periodic, card_px: float, shape) -> np.ndarray:
-    """The blobs of ``periodic_difference`` above its level, closed and filled to the cards' outlines."""
+def periodic_mask(periodic, card_px: float, shape, open_px: float | None = None) -> np.ndarray:
+    """The blobs of ``periodic_difference`` above its level, closed and filled to the cards' outlines,
+    opened for cards of ``open_px`` (default ``card_px``)."""
     if periodic is None:
         return np.zeros(shape[:2], np.uint8)
     difference, level = periodic
@@ -285,7 +295,7 @@ def periodic_mask(periodic, card_px: float, shape) -> np.ndarray:
     outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     filled = np.zeros_like(mask)
     cv2.drawContours(filled, outlines, -1, 255, -1)
-    return _opened(filled, card_px)
+    return _opened(filled, open_px or card_px)
 
 
 def _opened(mask: np.ndarray, card_px: float) -> np.ndarray:
@@ -330,25 +340,35 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
     offs = []                    # each region's (or its alternative's) blob and outline size off the card's, |log ratio|
     distances = [averaged_colour_distance(small, card_px, period) for period in PATTERN_PERIODS]
     periodic = periodic_difference(small, card_px) if PERIODIC else None
-    sharp_masks = [foreground_mask(small, card_px), rare_colour_mask(small, card_px),
-                   edge_enclosed_mask(half, card_px, (small.shape[1], small.shape[0]))]
-    masks = sharp_masks + [averaged_colour_mask(small, card_px, period, d)
-                           for period, d in zip(PATTERN_PERIODS, distances)]
-    if periodic is not None:
-        masks.append(periodic_mask(periodic, card_px, small.shape))
+    sharp = [foreground_mask(small, card_px), rare_colour_mask(small),
+             edge_enclosed_mask(half, (small.shape[1], small.shape[0]))]
+
+    def opened_masks(open_px):
+        """The six masks (the sixth on a repeating cloth only) opened for cards of ``open_px``."""
+        return ([_opened(m, open_px) for m in sharp] + [averaged_colour_mask(d, open_px) for d in distances]
+                + ([periodic_mask(periodic, card_px, small.shape, open_px)] if periodic is not None else []))
+
+    masks = opened_masks(card_px)
+    breaking = [periodic is not None and k == len(masks) - 1 for k in range(len(masks))]
     # with the card size unsure, larger regions of the sharp masks are looked at too, after all the
     # others: a stock pile's top card with the pile's lower cards grown onto it, on a table where the
-    # cards lie larger than guessed (the averaged masks, blurred outwards, grow glare spots to that size)
-    passes = [(AREA, range(len(masks)), False)]
+    # cards lie larger than guessed (the averaged masks, blurred outwards, grow glare spots to that size);
+    # and last every mask opened for the smallest cards a picture can show (SMALL_CARDS)
+    passes = [(AREA, range(len(masks)), "first")]
     if not size_known:
-        passes.append(((AREA[1], AREA_UNSURE), range(len(sharp_masks)), True))
+        passes.append(((AREA[1], AREA_UNSURE), range(len(sharp)), "larger"))
+        if SMALL_CARDS:
+            first = len(masks)
+            masks += opened_masks(CARD_LENGTH[0] * small.shape[1])
+            breaking += breaking[:first]
+            passes.append((AREA, range(first, len(masks)), "small"))
     cloth_direction = None
-    for area_range, which, larger in [(r, k, big) for r, ks, big in passes for k in ks]:
+    for area_range, which, kind in [(r, k, kind) for r, ks, kind in passes for k in ks]:
         mask = masks[which]
         # a region of the periodic mask broke the cloth's period already: its sides may be crossed by
         # the cloth's checks and stripes (less of each side straight), and its middle may average to
         # the cloth's colour (it breaks the period instead)
-        breaks_period = periodic is not None and which == len(masks) - 1
+        breaks_period = breaking[which]
         for rect, region in _card_shaped(mask, card_area, area_range):
             area = cv2.countNonZero(region)
             if cv2.countNonZero(cv2.bitwise_and(region, named)) > KNOWN_OVERLAP * area:
@@ -359,7 +379,11 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             centre = np.array(rect[0]) * SCALE
             off = _size_off(area, card_area)
             near = [k for k, c in enumerate(centres) if np.hypot(*(centre - c)) < 0.3 * card_px * SCALE]
-            if near and not (alternatives and NEARER_SIZE and off < min(offs[k][0] for k in near) - NEARER_SIZE):
+            # a card found already, with no alternative yet, may take one from the small cards' masks
+            # (the index columns of a court on a white cloth, cut off by the first opening, join its picture)
+            late = [k for k in near if kind == "small" and alternatives and "alternative" not in out[k]]
+            if near and not late and not (alternatives and NEARER_SIZE
+                                          and off < min(offs[k][0] for k in near) - NEARER_SIZE):
                 continue                         # found in another mask already
             straight_min = PERIODIC_STRAIGHT if breaks_period else EDGE_SIDE_MIN
             guess = cv2.boxPoints(rect) * (SCALE / 2.0)
@@ -391,7 +415,7 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
                     or (breaks_period and _breaks_period(periodic, box * (2.0 / SCALE)))):
                 continue                         # a card-shaped window of a patterned cloth
             quad = box * 2.0                     # in the full picture, where paper and backs are told apart
-            if larger and (_holds_a_centre(quad, [r["quad"] for r in out]) or cv2.contourArea(np.float32(quad))
+            if kind == "larger" and (_holds_a_centre(quad, [r["quad"] for r in out]) or cv2.contourArea(np.float32(quad))
                            > LARGER_THAN_FOUND * max([cv2.contourArea(np.float32(r["quad"])) for r in out],
                                                      default=np.inf)):
                 # a larger region round a card found already is that card; one far larger than the
@@ -401,13 +425,18 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             if under and not under_readings:
                 continue
             quad_off = _size_off(cv2.contourArea(np.float32(quad)), card_area * SCALE * SCALE)
-            if near and quad_off >= min(offs[k][1] for k in near) - NEARER_SIZE:
+            if near and not late and quad_off >= min(offs[k][1] for k in near) - NEARER_SIZE:
                 continue                         # (its outline is not nearer the card's size)
+            if kind == "small" and not near and (_glare_spot(half, box) or (
+                    periodic is not None and not _same_surroundings(half, box))):
+                continue                         # a glare spot; a window of a check at the cloth's border
             face = "up" if _is_face_up(work, quad) else "down"
             region = {"card": None, "face": face, "confidence": 0.0, "quad": quad}
             if under:
                 region["under_reading"] = True
-            if near:
+            if late:
+                out[min(late, key=lambda k: offs[k][1])]["alternative"] = region
+            elif near:
                 k = min(near, key=lambda k: offs[k][1])
                 out[k]["alternative"], offs[k] = region, (off, quad_off)
             else:
@@ -705,6 +734,25 @@ def _same_surroundings(img: np.ndarray, box: np.ndarray, gap: float = 4.0, point
     samples = cv2.remap(img, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     medians = np.median(samples.reshape(4, points, 3).astype(np.float32), axis=1)
     return float(np.ptp(medians, axis=0).max()) <= SURROUNDINGS
+
+
+def _glare_spot(img: np.ndarray, box: np.ndarray) -> bool:
+    """Whether ``box`` is brighter the further in, by GLARE_RISE at each step: the median grey of
+    a ring just outside it (1.1-1.3 of its size about its centre), of a band just inside its sides
+    (0.8-0.95) and of its middle (0.4).  A lamp's glare on the cloth falls off from its middle; a
+    card's back has its own pattern and colour to its edge."""
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    centre = box.mean(axis=0)
+    medians = []
+    for inner, outer in ((1.1, 1.3), (0.8, 0.95), (0.0, 0.4)):
+        ring = np.zeros(grey.shape, np.uint8)
+        cv2.fillPoly(ring, [np.round(centre + outer * (box - centre)).astype(np.int32)], 1)
+        if inner:
+            cv2.fillPoly(ring, [np.round(centre + inner * (box - centre)).astype(np.int32)], 0)
+        if not ring.any():
+            return False
+        medians.append(max(1.0, float(np.median(grey[ring > 0]))))
+    return medians[1] > GLARE_RISE * medians[0] and medians[2] > GLARE_RISE * medians[1]
 
 
 def _stands_out(distance: np.ndarray, box: np.ndarray) -> bool:

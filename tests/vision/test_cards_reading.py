@@ -240,13 +240,15 @@ def _named_by_the_rule_alone(seed, deck, card, monkeypatch, switch, off):
     rule's switch (a constant of vision.cards) set to ``off`` the card is not named.  For that
     last check the court-picture rule (``FACE_NAMES``) is off too: it names some of these courts
     another way, from their picture; and so is ``CROWDED_SURE``, which names some crowded
-    corners the CNN is all but certain of by themselves."""
+    corners the CNN is all but certain of by themselves; and so is the small cards' pass of
+    ``card_regions`` (``SMALL_CARDS``), whose region of the card the second look can name."""
     img, truth = _tuning_scene(seed, deck)
     found = find_cards(img)
     assert_never_wrong(found, truth)
     assert card in named(found)
     monkeypatch.setattr("vision.cards.FACE_NAMES", False)
     monkeypatch.setattr("vision.cards.CROWDED_SURE", 0)
+    monkeypatch.setattr("vision.card_regions.SMALL_CARDS", False)
     monkeypatch.setattr(f"vision.cards.{switch}", off)
     assert card not in named(find_cards(img))
 
@@ -588,14 +590,15 @@ def test_a_court_whose_picture_alone_stood_out_is_named_from_the_whole_card(seed
     first mask that finds it finds its picture alone, 0.7 of a card, called face down, its corners
     outside the region.  A later mask finds the whole card.  That region is kept as the first one's
     alternative (card_regions.NEARER_SIZE, since 2026-12-06), and names the card when the first
-    region names nothing; no card is named wrong.  Without the alternative the card is reported
-    face down."""
+    region names nothing; no card is named wrong.  Without the alternative (and without the one
+    the small cards' masks give, SMALL_CARDS) the card is reported face down."""
     img, truth = _tuning_scene(seed, deck)
     found = find_cards(img)
     assert_never_wrong(found, truth)
     assert card in named(found)
     assert all(set(c) == {"card", "face", "confidence", "quad"} for c in found)     # Contract 2 only
     monkeypatch.setattr("vision.card_regions.NEARER_SIZE", 0)
+    monkeypatch.setattr("vision.card_regions.SMALL_CARDS", False)
     found = find_cards(img)
     assert card not in named(found)
     quad = next(c["quad"] for c in truth["cards"] if c["card"] == card)
@@ -610,7 +613,9 @@ def test_a_court_whose_picture_fills_the_card_is_face_up_when_its_corner_reads_a
     was called face down.  The second look reads a king at one corner, sure (0.95-0.96), and another
     card at the other (a 2 or an ace, 0.72-0.84), so it names nothing; an index read that sure is a
     face (INDEX_FACE_UP, since 2026-12-06): the king is reported face up, unnamed, once, and the
-    other cards keep their faces.  With the rule off it is reported face down."""
+    other cards keep their faces.  With the rule off it is reported face down.  (Since the small
+    cards' pass of card_regions, SMALL_CARDS, the kings are named: the next test; it is off here.)"""
+    monkeypatch.setattr("vision.card_regions.SMALL_CARDS", False)
     img, truth = _tuning_scene(seed, "paris", condition=condition)
     quad = next(c["quad"] for c in truth["cards"] if c["card"] == card)
     centre = np.mean(quad, axis=0)
@@ -626,3 +631,22 @@ def test_a_court_whose_picture_fills_the_card_is_face_up_when_its_corner_reads_a
     before = find_cards(img)
     assert [(c["card"], c["face"]) for c in on_the_king(before)] == [(None, "down")]
     assert faces.count("down") == [c["face"] for c in before].count("down") - 1
+
+
+@pytest.mark.parametrize("seed, condition, deck, card", [(3_166_157, None, "paris", "KC"),
+                                                         (3_418_762, "facedown", "paris", "KS"),
+                                                         (3_418_813, "facedown", "xskat-german", "KD")])
+def test_a_court_whose_index_columns_the_first_opening_cut_off_is_named_from_the_small_cards_region(
+        seed, condition, deck, card, monkeypatch):
+    """Dev scenes: a court card on a pale cloth, no two cards named to tell the size.  Its white
+    margins blend into the cloth; the masks, opened for the size guessed, keep its picture alone
+    (the thin columns of its indices cut off), and its corners lie outside that region.  The masks
+    opened for the smallest cards (card_regions.SMALL_CARDS, since 2026-12-06) keep the whole
+    card, and that region, the first one's alternative, names it; no card is named wrong.
+    Without it the card is not named."""
+    img, truth = _tuning_scene(seed, deck, condition=condition)
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert card in named(found)
+    monkeypatch.setattr("vision.card_regions.SMALL_CARDS", False)
+    assert card not in named(find_cards(img))
