@@ -435,7 +435,9 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             if under:
                 region["under_reading"] = True
             if late:
-                out[min(late, key=lambda k: offs[k][1])]["alternative"] = region
+                k = min(late, key=lambda k: offs[k][1])
+                if _corner_shift(quad, out[k]["quad"]) > 1.0:       # (the same outline: nothing to read again)
+                    out[k]["alternative"] = region
             elif near:
                 k = min(near, key=lambda k: offs[k][1])
                 out[k]["alternative"], offs[k] = region, (off, quad_off)
@@ -734,6 +736,12 @@ def _same_surroundings(img: np.ndarray, box: np.ndarray, gap: float = 4.0, point
     samples = cv2.remap(img, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     medians = np.median(samples.reshape(4, points, 3).astype(np.float32), axis=1)
     return float(np.ptp(medians, axis=0).max()) <= SURROUNDINGS
+
+
+def _corner_shift(quad: np.ndarray, other: np.ndarray) -> float:
+    """The largest distance from a corner of ``quad`` to the nearest corner of ``other`` (px)."""
+    d = np.linalg.norm(np.asarray(quad, float)[:, None] - np.asarray(other, float)[None], axis=2)
+    return float(d.min(axis=1).max())
 
 
 def _glare_spot(img: np.ndarray, box: np.ndarray) -> bool:
