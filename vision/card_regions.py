@@ -14,10 +14,11 @@ the index readings; it returns Contract 2 card dicts (``card: None``, ``face: "u
   period: a neighbourhood that matches none of the cloth one period away (a back in the cloth's own
   colours, whose average is the cloth's);
 - have a card's shape (a rectangle of aspect 1.15-1.95, at least 65 % filled) and size (when no
-  two named cards agree on the size, larger regions of the first three, sharp, masks are looked at
-  next: a stock pile, its lower cards joined to its top card, where cards lie larger than guessed;
-  and last every mask opened for the smallest cards a picture can show, where cards lie smaller
-  than guessed; a region new there is not a lamp's glare, brighter the further in, nor, on a
+  two named cards agree on the size, or no card read at both corners measured it, larger regions of
+  the first three, sharp, masks are looked at next: a stock pile, its lower cards joined to its top
+  card, where cards lie larger than guessed or than the named cards' outlines;
+  and last, with the size guessed, every mask opened for the smallest cards a picture can show,
+  where cards lie smaller than guessed; a region new there is not a lamp's glare, brighter the further in, nor, on a
   repeating cloth, a window with other colours beyond a side, the floor beyond the cloth's border);
 - show a colour step along all four sides of the rectangle that is a straight edge: larger across
   the side than along it (a card's edge; glare, shadows, hands and a cloth's dots and checks do not;
@@ -101,6 +102,7 @@ TURN_DOMINANCE = 0.3               # ... when one edge direction (modulo 90°) d
 TURN_MIN = 6.0                     # ... and lies this many degrees or more off its rectangle and the cloth's direction
 TURN_CLOTH = 0.15                  # ... the cloth's direction: the whole picture's, when it dominates this much
 PERIODIC_STRAIGHT = 0.4            # a region of that mask needs this share of each side straight (EDGE_SIDE_MIN)
+UNMEASURED_LARGER = True           # the larger regions looked at too when the size comes from no card's two corners
 SMALL_CARDS = True                 # with the card size unsure, the masks opened again for cards of CARD_LENGTH[0], last
 GLARE_RISE = 1.05                  # ... where a new region brighter the further in by this at each step is glare
 NEARER_SIZE = 0.22                 # a later mask's region of a card found already, its blob and outline this much nearer
@@ -306,7 +308,7 @@ def _opened(mask: np.ndarray, card_px: float) -> np.ndarray:
 
 
 def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = None,
-                 under_readings: bool = False, alternatives: bool = False) -> list[dict]:
+                 under_readings: bool = False, alternatives: bool = False, size_measured: bool = True) -> list[dict]:
     """Card-shaped regions not explained by a reading: face-down cards and unreadable face-up cards.
     The card size expected is the median of ``size_quads`` (default ``known_quads``) when there are
     two or more that agree within ``SIZE_AGREEMENT`` (one reading's quad can be far off), otherwise
@@ -314,6 +316,10 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
     A region under a known quad that is not in ``size_quads`` (a reading that named no card) is
     left to that reading unless it is clearly a back; with ``under_readings`` it is returned
     too, marked ``"under_reading": True`` (the caller may read its corners again).
+    ``size_measured`` False: the named cards' outlines come from the index geometry's median alone
+    (no card read at both corners measured this pack's proportions), and a pack whose index is set
+    further from its corner has cards larger than those outlines: the larger regions are looked at
+    too (``UNMEASURED_LARGER``).
     With ``alternatives`` a region may carry an ``"alternative"`` region of the same card, found in a
     later mask with a size nearer the card's (``NEARER_SIZE``): a court card's picture can stand out
     from a patterned cloth in one mask, its white margins blending in, and the whole card in
@@ -355,9 +361,9 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
     # cards lie larger than guessed (the averaged masks, blurred outwards, grow glare spots to that size);
     # and last every mask opened for the smallest cards a picture can show (SMALL_CARDS)
     passes = [(AREA, range(len(masks)), "first")]
-    if not size_known:
+    if not size_known or (UNMEASURED_LARGER and not size_measured):
         passes.append(((AREA[1], AREA_UNSURE), range(len(sharp)), "larger"))
-        if SMALL_CARDS:
+        if SMALL_CARDS and not size_known:
             first = len(masks)
             masks += opened_masks(CARD_LENGTH[0] * small.shape[1])
             breaking += breaking[:first]
@@ -415,10 +421,12 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
                     or (breaks_period and _breaks_period(periodic, box * (2.0 / SCALE)))):
                 continue                         # a card-shaped window of a patterned cloth
             quad = box * 2.0                     # in the full picture, where paper and backs are told apart
-            if kind == "larger" and (_holds_a_centre(quad, [r["quad"] for r in out]) or cv2.contourArea(np.float32(quad))
-                           > LARGER_THAN_FOUND * max([cv2.contourArea(np.float32(r["quad"])) for r in out],
-                                                     default=np.inf)):
-                # a larger region round a card found already is that card; one far larger than the
+            if kind == "larger" and (_holds_a_centre(quad, [r["quad"] for r in out] + [np.asarray(q, float)
+                                                                          for q in named_quads])
+                                     or cv2.contourArea(np.float32(quad))
+                                     > LARGER_THAN_FOUND * max([cv2.contourArea(np.float32(r["quad"])) for r in out],
+                                                               default=np.inf)):
+                # a larger region round a card found or named already is that card; one far larger than the
                 # cards found is not a card (a glare spot on a dotted cloth, its rows of dots straight)
                 continue
             under = on_unnamed and not _is_clearly_face_down(work, quad)

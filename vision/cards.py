@@ -1121,7 +1121,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
         # the size of a card comes from the cards named (an abstained reading may be a pip pair)
         found = card_regions(work, [c["quad"] for c in cards],
                              [c["quad"] for c in cards if c["card"] is not None], under_readings=second_look,
-                             alternatives=second_look)
+                             alternatives=second_look, size_measured=size != 1.0)   # (1.0: none measured)
         if second_look and found:
             cards, found = _second_look(work, cards, found, model, cnn or None, threshold)
         # an unnamed reading on a card back (its ornament taken for an index: the outline it places

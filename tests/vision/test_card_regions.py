@@ -739,3 +739,18 @@ def test_an_alternative_from_the_small_cards_masks_is_never_the_regions_own_outl
     assert all(corner_error(alt, quad) > 1.0 for quad, alt in alternatives())
     monkeypatch.setattr(regions, "_corner_shift", lambda *args: 2.0)
     assert sum(corner_error(alt, quad) <= 1.0 for quad, alt in alternatives()) == 2
+
+
+def test_backs_larger_than_the_named_cards_outlines_are_found_when_no_card_measured_the_size(monkeypatch):
+    """Face-down dev scene 3 418 163: atlasnye, two face-up twos named at one corner each, so the
+    outlines come from the index geometry's median and cover about half of each card; their size
+    agrees, and the two backs' blobs (1.8-2.3 times it) were too large.  With no card read at both
+    corners the larger regions are looked at too (UNMEASURED_LARGER, since 2026-12-06): both backs
+    are found, and no region is reported round a named two; without it, neither back."""
+    img, truth, wanted = _facedown_dev_scene(3_418_163)
+    found = find_cards(img)
+    assert sorted(c["card"] for c in found if c["card"]) == ["2C", "2H"]
+    assert _downs_found(img, truth) == wanted
+    assert [c["face"] for c in found if c["card"] is None] == ["down"] * len(wanted)
+    monkeypatch.setattr(regions, "UNMEASURED_LARGER", False)
+    assert _downs_found(img, truth) == []
