@@ -421,6 +421,10 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
                     or (breaks_period and _breaks_period(periodic, box * (2.0 / SCALE)))):
                 continue                         # a card-shaped window of a patterned cloth
             quad = box * 2.0                     # in the full picture, where paper and backs are told apart
+            if late:
+                k_late = min(late, key=lambda k: offs[k][1])
+                if _corner_shift(quad, out[k_late]["quad"]) <= 1.0:
+                    continue                     # the same outline as that region's: nothing to read again
             if kind == "larger" and (_holds_a_centre(quad, [r["quad"] for r in out] + [np.asarray(q, float)
                                                                           for q in named_quads])
                                      or cv2.contourArea(np.float32(quad))
@@ -443,9 +447,7 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             if under:
                 region["under_reading"] = True
             if late:
-                k = min(late, key=lambda k: offs[k][1])
-                if _corner_shift(quad, out[k]["quad"]) > 1.0:       # (the same outline: nothing to read again)
-                    out[k]["alternative"] = region
+                out[k_late]["alternative"] = region
             elif near:
                 k = min(near, key=lambda k: offs[k][1])
                 out[k]["alternative"], offs[k] = region, (off, quad_off)
