@@ -235,6 +235,18 @@ def _tuning_scene(seed: int, deck: str, condition: str | None = None):
     return render.render_card_scene(spec)
 
 
+def _named_unless(seed, deck, card, condition, monkeypatch, switches: dict):
+    """A scene where ``card`` is named and no card is named wrong; with ``switches`` (dotted names
+    of constants and their values) set, the card is not named."""
+    img, truth = _tuning_scene(seed, deck, condition=condition)
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert card in named(found)
+    for name, value in switches.items():
+        monkeypatch.setattr(name, value)
+    assert card not in named(find_cards(img))
+
+
 def _named_by_the_rule_alone(seed, deck, card, monkeypatch, switch, off):
     """A scene where ``card`` is named with the rule on, no card is named wrong, and with the
     rule's switch (a constant of vision.cards) set to ``off`` the card is not named.  For that
@@ -242,15 +254,9 @@ def _named_by_the_rule_alone(seed, deck, card, monkeypatch, switch, off):
     another way, from their picture; and so is ``CROWDED_SURE``, which names some crowded
     corners the CNN is all but certain of by themselves; and so is the small cards' pass of
     ``card_regions`` (``SMALL_CARDS``), whose region of the card the second look can name."""
-    img, truth = _tuning_scene(seed, deck)
-    found = find_cards(img)
-    assert_never_wrong(found, truth)
-    assert card in named(found)
-    monkeypatch.setattr("vision.cards.FACE_NAMES", False)
-    monkeypatch.setattr("vision.cards.CROWDED_SURE", 0)
-    monkeypatch.setattr("vision.card_regions.SMALL_CARDS", False)
-    monkeypatch.setattr(f"vision.cards.{switch}", off)
-    assert card not in named(find_cards(img))
+    _named_unless(seed, deck, card, None, monkeypatch,
+                  {"vision.cards.FACE_NAMES": False, "vision.cards.CROWDED_SURE": 0,
+                   "vision.card_regions.SMALL_CARDS": False, f"vision.cards.{switch}": off})
 
 
 def test_a_court_index_set_twice_as_wide_as_the_numbers_is_read(monkeypatch):
@@ -575,13 +581,8 @@ def test_a_crowded_index_the_cnn_is_all_but_certain_of_names_its_card(seed, deck
     glyphs less well), and not steady in every moved patch.  Such a reading counts as steady
     unmoved (CROWDED_SURE, since 2026-12-06) and names its card; no card is named wrong.  With the
     rule off the card is not named."""
-    img, truth = _tuning_scene(seed, deck, condition=condition)
-    found = find_cards(img)
-    assert_never_wrong(found, truth)
-    assert card in named(found)
-    monkeypatch.setattr("vision.cards.FACE_NAMES", False)
-    monkeypatch.setattr("vision.cards.CROWDED_SURE", 0)
-    assert card not in named(find_cards(img))
+    _named_unless(seed, deck, card, condition, monkeypatch,
+                  {"vision.cards.FACE_NAMES": False, "vision.cards.CROWDED_SURE": 0})
 
 
 @pytest.mark.parametrize("seed, deck, card", [(3_166_412, "bellot", "KS"), (3_166_597, "guyenne-classic", "QS")])
@@ -644,9 +645,4 @@ def test_a_court_whose_index_columns_the_first_opening_cut_off_is_named_from_the
     opened for the smallest cards (card_regions.SMALL_CARDS, since 2026-12-06) keep the whole
     card, and that region, the first one's alternative, names it; no card is named wrong.
     Without it the card is not named."""
-    img, truth = _tuning_scene(seed, deck, condition=condition)
-    found = find_cards(img)
-    assert_never_wrong(found, truth)
-    assert card in named(found)
-    monkeypatch.setattr("vision.card_regions.SMALL_CARDS", False)
-    assert card not in named(find_cards(img))
+    _named_unless(seed, deck, card, condition, monkeypatch, {"vision.card_regions.SMALL_CARDS": False})
