@@ -18,8 +18,9 @@ the index readings; it returns Contract 2 card dicts (``card: None``, ``face: "u
   the first three, sharp, masks are looked at next: a stock pile, its lower cards joined to its top
   card, where cards lie larger than guessed or than the named cards' outlines;
   and last, with the size guessed, every mask opened for the smallest cards a picture can show,
-  where cards lie smaller than guessed; a region new there is not a lamp's glare, brighter the further in, nor, on a
-  repeating cloth, a window with other colours beyond a side, the floor beyond the cloth's border);
+  where cards lie smaller than guessed; a region new there is not a lamp's glare, brighter the
+  further in, nor, on a repeating cloth, a window with other colours beyond a side, the floor
+  beyond the cloth's border);
 - show a colour step along all four sides of the rectangle that is a straight edge: larger across
   the side than along it (a card's edge; glare, shadows, hands and a cloth's dots and checks do not;
   a break of the period is allowed sides less straight, crossed by the cloth's own lines); a region
@@ -103,7 +104,7 @@ TURN_MIN = 6.0                     # ... and lies this many degrees or more off 
 TURN_CLOTH = 0.15                  # ... the cloth's direction: the whole picture's, when it dominates this much
 PERIODIC_STRAIGHT = 0.4            # a region of that mask needs this share of each side straight (EDGE_SIDE_MIN)
 UNMEASURED_LARGER = True           # the larger regions looked at too when the size comes from no card's two corners
-SMALL_CARDS = True                 # with the card size unsure, the masks opened again for cards of CARD_LENGTH[0], last
+SMALL_CARDS = True                 # with the card size guessed, the masks opened again for cards of CARD_LENGTH[0], last
 GLARE_RISE = 1.05                  # ... where a new region brighter the further in by this at each step is glare
 NEARER_SIZE = 0.22                 # a later mask's region of a card found already, its blob and outline this much nearer
                                    # the card size (|log(area / card area)|), is that region's alternative (0: off)
@@ -356,10 +357,11 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
 
     masks = opened_masks(card_px)
     breaking = [periodic is not None and k == len(masks) - 1 for k in range(len(masks))]
-    # with the card size unsure, larger regions of the sharp masks are looked at too, after all the
-    # others: a stock pile's top card with the pile's lower cards grown onto it, on a table where the
-    # cards lie larger than guessed (the averaged masks, blurred outwards, grow glare spots to that size);
-    # and last every mask opened for the smallest cards a picture can show (SMALL_CARDS)
+    # with the card size unsure (guessed, or measured by no card), larger regions of the sharp masks are
+    # looked at too, after all the others: a stock pile's top card with the pile's lower cards grown
+    # onto it, on a table where the cards lie larger than guessed (the averaged masks, blurred outwards,
+    # grow glare spots to that size); and last, with the size guessed, every mask opened for the
+    # smallest cards a picture can show (SMALL_CARDS)
     passes = [(AREA, range(len(masks)), "first")]
     if not size_known or (UNMEASURED_LARGER and not size_measured):
         passes.append(((AREA[1], AREA_UNSURE), range(len(sharp)), "larger"))
@@ -425,14 +427,13 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
                 k_late = min(late, key=lambda k: offs[k][1])
                 if _corner_shift(quad, out[k_late]["quad"]) <= 1.0:
                     continue                     # the same outline as that region's: nothing to read again
-            if kind == "larger" and (_holds_a_centre(quad, [r["quad"] for r in out] + [np.asarray(q, float)
-                                                                          for q in named_quads])
-                                     or cv2.contourArea(np.float32(quad))
-                                     > LARGER_THAN_FOUND * max([cv2.contourArea(np.float32(r["quad"])) for r in out],
-                                                               default=np.inf)):
+            if kind == "larger":
                 # a larger region round a card found or named already is that card; one far larger than the
                 # cards found is not a card (a glare spot on a dotted cloth, its rows of dots straight)
-                continue
+                cards_here = [r["quad"] for r in out] + [np.asarray(q, float) for q in named_quads]
+                largest = max([cv2.contourArea(np.float32(r["quad"])) for r in out], default=np.inf)
+                if _holds_a_centre(quad, cards_here) or cv2.contourArea(np.float32(quad)) > LARGER_THAN_FOUND * largest:
+                    continue
             under = on_unnamed and not _is_clearly_face_down(work, quad)
             if under and not under_readings:
                 continue
