@@ -122,6 +122,7 @@ ON_TOP_SMALLER = 0.55     # ... and down to this much smaller (0.7 until 2026-12
 ON_TOP_HIDES = 0.85       # ... unless its outline, shrunk by this, covers every index the named card was read at (0: off)
 HIDES_ROW = True          # ... which a row of indices may (a fan's next card, _in_a_row)
 SAME_SIZE = 1.3           # two readings of one card this close in rank-suit distance are the same size
+SIZE_TRUSTED = 0.6        # a measured card size under this counts as unmeasured for the regions (see find_cards)
 CARD_SIZE_RANGE = (0.4, 2.0)  # plausible card size over the model geometry's, from cards read at both corners
 SIZE_VOTE = 0.9           # readings at least this confident (both corners) measure the picture's card size
 SCALE_VOTE = 0.5          # readings at least this confident vote for the picture's typical index size
@@ -1118,10 +1119,13 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
             c["card"] = None
     cards = _one_report_per_card(cards)
     if regions:
-        # the size of a card comes from the cards named (an abstained reading may be a pip pair)
+        # the size of a card comes from the cards named (an abstained reading may be a pip pair); it is
+        # not measured when no card was read at both corners, nor when the measure is under SIZE_TRUSTED:
+        # packs whose index sits far in from the corner (ornamental, tango) measure 0.41-0.57 and their
+        # outlines cover about 0.6 of their cards (dev scenes), so the larger regions are looked at too
         found = card_regions(work, [c["quad"] for c in cards],
                              [c["quad"] for c in cards if c["card"] is not None], under_readings=second_look,
-                             alternatives=second_look, size_measured=size != 1.0)   # (1.0: none measured)
+                             alternatives=second_look, size_measured=size != 1.0 and size >= SIZE_TRUSTED)
         if second_look and found:
             cards, found = _second_look(work, cards, found, model, cnn or None, threshold)
         # an unnamed reading on a card back (its ornament taken for an index: the outline it places

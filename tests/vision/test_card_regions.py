@@ -754,3 +754,15 @@ def test_backs_larger_than_the_named_cards_outlines_are_found_when_no_card_measu
     assert [c["face"] for c in found if c["card"] is None] == ["down"] * len(wanted)
     monkeypatch.setattr(regions, "UNMEASURED_LARGER", False)
     assert _downs_found(img, truth) == []
+
+
+def test_backs_are_found_when_the_measured_card_size_is_under_the_trusted_one(monkeypatch):
+    """Face-down dev scene 3 417 998: tango, whose index sits far in from the card's corner; a card read
+    at both corners measures the size at 0.49 of the geometry's, and the named cards' outlines cover
+    about 0.6 of their cards, so the three red backs' blobs (about twice that size) were too large.
+    A measure under SIZE_TRUSTED counts as unmeasured: the larger regions are looked at too and all
+    three backs are found; with every measure trusted, one."""
+    img, truth, wanted = _facedown_dev_scene(3_417_998)
+    assert _downs_found(img, truth) == wanted
+    monkeypatch.setattr("vision.cards.SIZE_TRUSTED", 0.0)
+    assert len(_downs_found(img, truth)) == 1
