@@ -55,15 +55,25 @@ def corner_error(quad, truth_quad) -> float:
     return float(d.min(axis=1).max())
 
 
-def _facedown_dev_scene(seed):
-    """A dev scene of the face-down condition: (picture, truth, the indices of the face-down cards at
-    least 90 % in view); skipped without every deck."""
+def _dev_scene(seed, condition=None):
+    """A dev scene of ``condition`` (None: the seed draws one): (picture, truth, the indices of the
+    face-down cards at least 90 % in view); skipped without every deck."""
     if len(render.available_decks()) < 10:
         pytest.skip("gnome-cards-data / kdegames card decks not installed: the dev scenes need every deck")
-    spec = render.random_scene_spec(seed, condition="facedown", decks=render.available_decks())
+    spec = render.random_scene_spec(seed, condition=condition, decks=render.available_decks())
     img, truth = render.render_card_scene(spec)
     wanted = [i for i, t in enumerate(truth["cards"]) if t["face"] == "down" and t["visible"] >= 0.9]
     return img, truth, wanted
+
+
+def _facedown_dev_scene(seed):
+    """A dev scene of the face-down condition (``_dev_scene``)."""
+    return _dev_scene(seed, "facedown")
+
+
+def _on_no_card(img, truth) -> int:
+    """How many of ``find_cards``' reports lie where no card lies."""
+    return sum(not under(truth, r["quad"]) for r in find_cards(img))
 
 
 @pytest.mark.parametrize("background,lighting,seed", [("felt", "even", 1), ("wood", "warm", 1),
@@ -595,17 +605,14 @@ def test_a_region_is_not_turned_onto_the_cloths_own_checks(seed, monkeypatch):
     unknown, one more."""
     img, truth, wanted = _facedown_dev_scene(seed)
 
-    def on_no_card():
-        return sum(not under(truth, r["quad"]) for r in find_cards(img))
-
     with monkeypatch.context() as m:
         m.setattr(regions, "TURN_REFIT", False)
-        before = on_no_card()
-    assert on_no_card() == before
+        before = _on_no_card(img, truth)
+    assert _on_no_card(img, truth) == before
     direction = regions._edge_direction
     monkeypatch.setattr(regions, "_edge_direction",
                         lambda img, mask=None: (0.0, 0.0) if mask is None else direction(img, mask))
-    assert on_no_card() > before
+    assert _on_no_card(img, truth) > before
 
 
 def test_a_squat_blob_filling_its_rectangle_is_card_shaped_a_ragged_one_is_not(monkeypatch):
@@ -646,14 +653,11 @@ def test_a_squat_window_at_a_checked_cloths_border_is_not_a_card(seed, monkeypat
     card).  The backs on those cloths are found."""
     img, truth, wanted = _facedown_dev_scene(seed)
 
-    def on_no_card():
-        return sum(not under(truth, r["quad"]) for r in find_cards(img))
-
     assert _downs_found(img, truth) == wanted
     monkeypatch.setattr(regions, "SQUAT_FILL", 0.0)
-    assert on_no_card() == 0
+    assert _on_no_card(img, truth) == 0
     monkeypatch.setattr(regions, "_breaks_period", lambda *args: True)
-    assert on_no_card() == 1
+    assert _on_no_card(img, truth) == 1
 
 
 @pytest.mark.parametrize("seed", [3_161_626, 3_162_239])
@@ -662,10 +666,7 @@ def test_a_squat_trick_under_a_court_card_is_not_reported_face_down(seed, monkey
     court, whose picture fills the card.  The trick's blob is squat (aspect 1.00-1.07) and ragged
     (filling 0.71-0.79 of its rectangle): not a card (SQUAT_FILL).  With any fill allowed it is
     reported as one face-down card."""
-    if len(render.available_decks()) < 10:
-        pytest.skip("gnome-cards-data / kdegames card decks not installed: the dev scenes need every deck")
-    spec = render.random_scene_spec(seed, decks=render.available_decks())
-    img, truth = render.render_card_scene(spec)
+    img, truth, _ = _dev_scene(seed)
     assert [r for r in find_cards(img) if r["face"] == "down"] == []
     monkeypatch.setattr(regions, "SQUAT_FILL", 0.0)
     downs = [r for r in find_cards(img) if r["face"] == "down"]
@@ -694,17 +695,10 @@ def test_a_glare_spot_is_not_taken_for_a_card_in_the_small_cards_masks(seed, con
     """Dev scenes: a lamp's glare on wood (3 418 006) and on checks (3 413 831, 3 161 751) makes a
     card-sized region in the masks opened for the smallest cards.  It is brighter the further in
     (GLARE_RISE): not a card, no report where no card lies; without that test, one."""
-    if len(render.available_decks()) < 10:
-        pytest.skip("gnome-cards-data / kdegames card decks not installed: the dev scenes need every deck")
-    spec = render.random_scene_spec(seed, condition=condition, decks=render.available_decks())
-    img, truth = render.render_card_scene(spec)
-
-    def on_no_card():
-        return sum(not under(truth, r["quad"]) for r in find_cards(img))
-
-    assert on_no_card() == 0
+    img, truth, _ = _dev_scene(seed, condition)
+    assert _on_no_card(img, truth) == 0
     monkeypatch.setattr(regions, "GLARE_RISE", np.inf)
-    assert on_no_card() == 1
+    assert _on_no_card(img, truth) == 1
 
 
 @pytest.mark.parametrize("seed", [3_418_611, 3_418_747])
@@ -715,22 +709,16 @@ def test_a_window_at_a_checked_cloths_border_is_not_taken_for_a_card_in_the_smal
     sides: the floor lies beyond the window's.  No report where no card lies; without that test, one."""
     img, truth, wanted = _facedown_dev_scene(seed)
 
-    def on_no_card():
-        return sum(not under(truth, r["quad"]) for r in find_cards(img))
-
-    assert on_no_card() == 0
+    assert _on_no_card(img, truth) == 0
     monkeypatch.setattr(regions, "_same_surroundings", lambda *args: True)
-    assert on_no_card() == 1
+    assert _on_no_card(img, truth) == 1
 
 
 def test_an_alternative_from_the_small_cards_masks_is_never_the_regions_own_outline(monkeypatch):
     """Mixed dev scene 3 161 627: the masks opened for the smallest cards find its two cards again,
     fitted to the very same outlines.  Such a region is not kept as an alternative (the second look
     would read the same corners twice); with any outline kept, both are."""
-    if len(render.available_decks()) < 10:
-        pytest.skip("gnome-cards-data / kdegames card decks not installed: the dev scenes need every deck")
-    spec = render.random_scene_spec(3_161_627, decks=render.available_decks())
-    img, _ = render.render_card_scene(spec)
+    img, _, _ = _dev_scene(3_161_627)
 
     def alternatives():
         return [(r["quad"], r["alternative"]["quad"]) for r in card_regions(img, [], alternatives=True)
