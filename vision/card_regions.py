@@ -106,8 +106,8 @@ PERIODIC_STRAIGHT = 0.4            # a region of that mask needs this share of e
 UNMEASURED_LARGER = True           # the larger regions looked at too when the size comes from no card's two corners
 SMALL_CARDS = True                 # with the card size guessed, the masks opened again for cards of CARD_LENGTH[0], last
 GLARE_RISE = 1.05                  # ... where a new region brighter the further in by this at each step is glare
-NEARER_SIZE = 0.22                 # a later mask's region of a card found already, its blob and outline this much nearer
-                                   # the card size (|log(area / card area)|), is that region's alternative (0: off)
+NEARER_SIZE = 0.22                 # a later mask's region of a card found already, its outline this much nearer the
+                                   # card size (|log(area / card area)|), is that region's alternative (0: off)
 
 # the face test looks at the card flattened to _FLAT_W x _FLAT_H; inset from the edge in card widths:
 _FLAT_W, _FLAT_H = 40, 60
@@ -344,7 +344,7 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
         cv2.fillPoly(named if is_named else unnamed, [np.round(np.asarray(q) / SCALE).astype(np.int32)], 255)
     out = []
     centres = []
-    offs = []                    # each region's (or its alternative's) blob and outline size off the card's, |log ratio|
+    offs = []                    # each region's (or its alternative's) outline size off the card's, |log ratio|
     distances = [averaged_colour_distance(small, card_px, period) for period in PATTERN_PERIODS]
     periodic = periodic_difference(small, card_px) if PERIODIC else None
     sharp = [foreground_mask(small, card_px), rare_colour_mask(small),
@@ -385,17 +385,15 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             # when it is a face-down card, and left to the reading otherwise
             on_unnamed = cv2.countNonZero(cv2.bitwise_and(region, unnamed)) > KNOWN_OVERLAP * area
             centre = np.array(rect[0]) * SCALE
-            off = _size_off(area, card_area)
             near = [k for k, c in enumerate(centres) if np.hypot(*(centre - c)) < 0.3 * card_px * SCALE]
             # a card found already, with no alternative yet, may take one from the small cards' masks
             # (the index columns of a court on a white cloth, cut off by the first opening, join its picture)
             late = [k for k in near if kind == "small" and alternatives and "alternative" not in out[k]]
-            if near and not late and not (alternatives and NEARER_SIZE
-                                          and off < min(offs[k][0] for k in near) - NEARER_SIZE):
+            if near and not late and not (alternatives and NEARER_SIZE):
                 continue                         # found in another mask already
             straight_min = PERIODIC_STRAIGHT if breaks_period else EDGE_SIDE_MIN
             guess = cv2.boxPoints(rect) * (SCALE / 2.0)
-            box = _edge_fitted(half, guess, straight_min=straight_min)
+            box = edge_fitted(half, guess, straight_min=straight_min)
             if box is None:
                 box = _shrunk_to_edges(half, guess, straight_min)
                 if box is None and TURN_REFIT:
@@ -405,7 +403,7 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
                         cloth_direction = [_edge_direction(half)]
                     turned = _turned_to_edges(half, region, rect, cloth_direction[0])
                     if turned is not None:
-                        box = _edge_fitted(half, turned, straight_min=straight_min)
+                        box = edge_fitted(half, turned, straight_min=straight_min)
                         if box is None:
                             box = _shrunk_to_edges(half, turned, straight_min)
                 # a region grown round a named card whose outline came out too small is that card
@@ -424,7 +422,7 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
                 continue                         # a card-shaped window of a patterned cloth
             quad = box * 2.0                     # in the full picture, where paper and backs are told apart
             if late:
-                k_late = min(late, key=lambda k: offs[k][1])
+                k_late = min(late, key=lambda k: offs[k])
                 if _corner_shift(quad, out[k_late]["quad"]) <= 1.0:
                     continue                     # the same outline as that region's: nothing to read again
             if kind == "larger":
@@ -438,7 +436,7 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             if under and not under_readings:
                 continue
             quad_off = _size_off(cv2.contourArea(np.float32(quad)), card_area * SCALE * SCALE)
-            if near and not late and quad_off >= min(offs[k][1] for k in near) - NEARER_SIZE:
+            if near and not late and quad_off >= min(offs[k] for k in near) - NEARER_SIZE:
                 continue                         # (its outline is not nearer the card's size)
             if kind == "small" and not near and (_glare_spot(half, box) or (
                     periodic is not None and not _same_surroundings(half, box))):
@@ -450,11 +448,11 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             if late:
                 out[k_late]["alternative"] = region
             elif near:
-                k = min(near, key=lambda k: offs[k][1])
-                out[k]["alternative"], offs[k] = region, (off, quad_off)
+                k = min(near, key=lambda k: offs[k])
+                out[k]["alternative"], offs[k] = region, quad_off
             else:
                 centres.append(centre)
-                offs.append((off, quad_off))
+                offs.append(quad_off)
                 out.append(region)
     return _one_region_per_card(out, card_area * SCALE * SCALE) if ONE_PER_CARD else out
 
@@ -593,7 +591,7 @@ def _blank_share(flat: np.ndarray) -> float:
     return float(np.mean(spread < INK_STEP))
 
 
-def _edge_fitted(img: np.ndarray, box: np.ndarray, shift: int = 4, depth: float = 2.0, points: int = 14,
+def edge_fitted(img: np.ndarray, box: np.ndarray, shift: int = 4, depth: float = 2.0, points: int = 14,
                  straight_min: float = EDGE_SIDE_MIN, inward: int | None = None):
     """The rectangle ``box`` (in ``img`` pixels) with each side moved, up to ``shift`` px along its
     normal, onto the strongest colour step; None when a side shows no step over most of its length,
@@ -603,36 +601,74 @@ def _edge_fitted(img: np.ndarray, box: np.ndarray, shift: int = 4, depth: float 
     moves onto the outermost peak of the outermost run of offsets where the step is a straight edge
     over enough of the side: for a region grown past its card, the card's edge is the first such
     step met going in (the frame of a back's pattern or of a court card's picture lies further in)."""
+    moves = side_offsets(img, box, shift, depth, points, straight_min, inward=inward)
+    return None if any(m is None for m in moves) else moved_sides(box, moves)
+
+
+def side_offsets(img: np.ndarray, box: np.ndarray, shift: int = 4, depth: float = 2.0, points: int = 14,
+                 straight_min: float = EDGE_SIDE_MIN, inward: int | None = None,
+                 outward: int | None = None) -> list[float | None]:
+    """How far each side of ``box`` lies from the edge ``edge_fitted`` moves it onto (px along the
+    side's outward normal; None for a side with no such edge).  With ``outward`` each side is
+    searched from ``shift`` px inside to ``outward`` px outside, and the edge is the middle of the
+    strongest steps of the innermost run of offsets where the step is a straight edge over enough of
+    the side: for an outline set inside its card, the card's edge is the first such step met going
+    out."""
     t = np.linspace(0.15, 0.85, points, dtype=np.float32)[:, None]
-    offsets = np.arange(-shift if inward is None else -inward, shift + 1 if inward is None else 2, dtype=np.float32)
-    sides = []
-    for p0, along, tangent, normal in _sides(box):
-        on_side = (p0 + t * along)[None, :, :] + offsets[:, None, None] * normal  # offsets x points x 2
-        xy = np.stack([on_side - depth * normal, on_side + depth * normal,
-                       on_side - depth * tangent, on_side + depth * tangent]).reshape(1, -1, 2)
-        samples = cv2.remap(img, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        inside, outside, before, after = samples.reshape(4, len(offsets), points, 3).astype(np.float32)
-        step = np.abs(inside - outside).max(axis=2)
-        step_along = np.abs(before - after).max(axis=2)
-        score = (step > EDGE_STEP).mean(axis=1)
-        straight = ((step > EDGE_STEP) & (step > EDGE_ACROSS * step_along)).mean(axis=1)
-        if inward is not None:
+    if inward is not None:
+        offsets = np.arange(-inward, 2, dtype=np.float32)
+    elif outward is not None:
+        offsets = np.arange(-shift, outward + 1, dtype=np.float32)
+    else:
+        offsets = np.arange(-shift, shift + 1, dtype=np.float32)
+    p0, along, tangent, normal = (np.array(v, np.float32) for v in zip(*_sides(box)))     # 4 x 2 each
+    on_side = ((p0[:, None, :] + t[None] * along[:, None, :])[:, None]
+               + offsets[None, :, None, None] * normal[:, None, None, :])     # sides x offsets x points x 2
+    n, d = normal[:, None, None, :] * depth, tangent[:, None, None, :] * depth
+    xy = np.stack([on_side - n, on_side + n, on_side - d, on_side + d]).reshape(1, -1, 2)
+    samples = cv2.remap(img, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    inside, outside, before, after = samples.reshape(4, 4, len(offsets), points, 3).astype(np.float32)
+    steps = np.abs(inside - outside).max(axis=3)                               # sides x offsets x points
+    stepping = steps > EDGE_STEP
+    scores = stepping.mean(axis=2)
+    straights = (stepping & (steps > EDGE_ACROSS * np.abs(before - after).max(axis=3))).mean(axis=2)
+    moves: list[float | None] = []
+    for score, straight, step in zip(scores, straights, steps):
+        if inward is not None or outward is not None:
             edges = np.nonzero((score >= EDGE_SIDE_MIN) & (straight >= straight_min))[0]
             if len(edges) == 0:
-                return None
-            # the outermost run of such offsets, and in it the outermost peak of the step (a back's
-            # thin white frame joins the steps of its two edges in one run)
-            first, best = int(edges[-1]), int(edges[-1])
-            while first - 1 in edges:
-                first -= 1
+                moves.append(None)
+                continue
             strength = step.mean(axis=1)
-            while best > first and strength[best - 1] > strength[best]:
-                best -= 1
+            if inward is not None:
+                # the outermost run of such offsets, and in it the outermost peak of the step (a back's
+                # thin white frame joins the steps of its two edges in one run)
+                first, best = int(edges[-1]), int(edges[-1])
+                while first - 1 in edges:
+                    first -= 1
+                while best > first and strength[best - 1] > strength[best]:
+                    best -= 1
+            else:
+                last = int(edges[0])
+                while last + 1 in edges:
+                    last += 1
+                # the middle of the run's strongest steps (a sharp edge steps as much over depth x 2 px)
+                run = strength[edges[0]:last + 1]
+                moves.append(float(np.mean(offsets[edges[0]:last + 1][run >= 0.95 * run.max()])))
+                continue
         else:
             best = int(np.argmax(score))
             if score[best] < EDGE_SIDE_MIN or straight.max() < straight_min:
-                return None
-        sides.append((p0 + offsets[best] * normal, along))
+                moves.append(None)
+                continue
+        moves.append(float(offsets[best]))
+    return moves
+
+
+def moved_sides(box: np.ndarray, moves) -> np.ndarray | None:
+    """The quad whose sides are ``box``'s moved each by ``moves`` px along its outward normal
+    (None when two neighbouring sides are parallel)."""
+    sides = [(p0 + move * normal, along) for (p0, along, _, normal), move in zip(_sides(box), moves)]
     corners = []
     for k in range(4):
         (a, da), (b, db) = sides[k - 1], sides[k]
@@ -661,11 +697,11 @@ def _sides(box):
 
 def _shrunk_to_edges(img: np.ndarray, box: np.ndarray, straight_min: float):
     """A region whose sides show no edge within a few pixels, fitted again further in
-    (``_edge_fitted`` with ``inward``): the masks made at 1/8 size, and a shadow or a neighbour
+    (``edge_fitted`` with ``inward``): the masks made at 1/8 size, and a shadow or a neighbour
     joined to a card, grow a region well past its card's edges.  Kept only with a card's aspect and
     the same surroundings on all four sides (``_same_surroundings``): a window of a checked cloth
     whose side is the table's edge has the floor beyond that side."""
-    fitted = _edge_fitted(img, box, straight_min=straight_min, inward=SHRINK_INWARD)
+    fitted = edge_fitted(img, box, straight_min=straight_min, inward=SHRINK_INWARD)
     if fitted is None:
         return None
     (w, h) = cv2.minAreaRect(fitted.astype(np.float32))[1]

@@ -78,7 +78,7 @@ import numpy as np
 from vision import card_cnn
 from vision.card_corners import corner_readings, name_from_corners
 from vision.card_faces import name_from_face
-from vision.card_regions import CARD_LENGTH, card_regions
+from vision.card_regions import ASPECT, CARD_LENGTH, card_regions, moved_sides, side_offsets
 from vision.imaging import check_frame
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "cards.npz"
@@ -112,7 +112,7 @@ ACE_OR_KING = True        # an ace read where the MLPs read a king (and give the
 SECOND_LOOK_ACE_OR_KING = True  # ... nor by the second look at a region's corners (_second_look)
 SECOND_LOOK_IDLE = True   # a guess neither reader stands by does not veto a region's sure corner either (_idle_guess)
 UNDER_READING_DOWN = True  # a face-down region under unnamed readings, none of whose outlines matches it, is a back
-UNDER_READING_IOU = 0.33   # ... "matches": overlap over union at least this
+UNDER_READING_IOU = 0.4    # ... "matches": overlap over union at least this (0.33 before the outlines were fitted)
 UNDER_READING_WEAK = 0.5   # ... and none matches that is under this confident and turned against it by at
 UNDER_READING_TURN = 10.0  # ... least this many degrees (a back's ornament's outline; 0: no such test)
 FACE_NAMES = True         # a region its corners leave unnamed may be named from its court picture (_second_look)
@@ -123,7 +123,13 @@ ON_TOP_HIDES = 0.85       # ... unless its outline, shrunk by this, covers every
 HIDES_ROW = True          # ... which a row of indices may (a fan's next card, _in_a_row)
 SAME_SIZE = 1.3           # two readings of one card this close in rank-suit distance are the same size
 SIZE_TRUSTED = 0.6        # a measured card size under this counts as unmeasured for the regions (see find_cards)
+FIT_REACH = 0.6           # a card read at both corners is fitted out to its edges up to this share of its width
+FIT_CARDS = 3             # ... at most this many cards, the surest first
+FIT_SLACK = 0.05          # ... its opposite sides moving alike, within this share of its width (or 2 px) ...
+FIT_MIN = True            # ... or else both moved to the nearer edge (a pip card; False: not fitted)
+FIT_COURTS = True         # ... a court card fitted too (only when its opposite sides move alike)
 CARD_SIZE_RANGE = (0.4, 2.0)  # plausible card size over the model geometry's, from cards read at both corners
+FIT_SMALLEST = 0.3        # ... a fit to the card's edges (FIT_REACH) starts from a measured size down to this
 SIZE_VOTE = 0.9           # readings at least this confident (both corners) measure the picture's card size
 SCALE_VOTE = 0.5          # readings at least this confident vote for the picture's typical index size
 WORK_WIDTH = 1280          # pictures wider than this are read at this width
@@ -826,16 +832,13 @@ def _corners_of_one_card(a: dict, b: dict, tolerance: float = CORNER_FIT) -> boo
     return True
 
 
-def _picture_card_size(readings: list[dict]) -> float:
-    """How much larger this picture's cards are than the model's index -> card geometry says.
-
-    The geometry is a median over the training decks; a deck whose index is set closer to the
-    card's corner, or spaced wider, has other proportions.  A card read at both of its index
-    corners shows its own: the other corner's reading lies where the geometry says, times
-    this factor.  The median over such cards (sure, the same size, the direction agreeing
-    within about 10 degrees); 1.0 when there is none or it is implausible."""
+def _both_corner_pairs(readings: list[dict]) -> list[tuple[dict, dict, float]]:
+    """Cards read at both index corners: pairs of sure readings of one card, the same size, turned
+    against each other, each lying where the other's outline puts the card's opposite index (its
+    direction within about 10 degrees), with the distance seen over the distance the geometry
+    predicts."""
     sure = [r for r in readings if r["confidence"] >= SIZE_VOTE]
-    ratios = []
+    pairs = []
     for i, r in enumerate(sure):
         for o in sure[i + 1:]:
             if o["card"] != r["card"] or float(np.dot(r["down"], o["down"])) > -0.85:
@@ -846,11 +849,87 @@ def _picture_card_size(readings: list[dict]) -> float:
             seen = o["centre"] - r["centre"]
             cos = float(np.dot(predicted, seen)) / max(1e-9, float(np.linalg.norm(predicted) * np.linalg.norm(seen)))
             if cos >= 0.985:
-                ratios.append(float(np.linalg.norm(seen) / np.linalg.norm(predicted)))
+                pairs.append((r, o, float(np.linalg.norm(seen) / np.linalg.norm(predicted))))
+    return pairs
+
+
+def _picture_card_size(readings: list[dict], lowest: float = CARD_SIZE_RANGE[0], pairs=None) -> float:
+    """How much larger this picture's cards are than the model's index -> card geometry says.
+
+    The geometry is a median over the training decks; a deck whose index is set closer to the
+    card's corner, or spaced wider, has other proportions.  A card read at both of its index
+    corners shows its own: the other corner's reading lies where the geometry says, times
+    this factor.  The median over such cards (``_both_corner_pairs``, or ``pairs`` when given);
+    1.0 when there is none or it lies outside ``lowest`` .. ``CARD_SIZE_RANGE[1]``."""
+    ratios = [ratio for _, _, ratio in (_both_corner_pairs(readings) if pairs is None else pairs)]
     if not ratios:
         return 1.0
     ratio = float(np.median(ratios))
-    return ratio if CARD_SIZE_RANGE[0] <= ratio <= CARD_SIZE_RANGE[1] else 1.0
+    return ratio if lowest <= ratio <= CARD_SIZE_RANGE[1] else 1.0
+
+
+def _picture_geometry(work: np.ndarray, readings: list[dict], geometry: np.ndarray):
+    """This picture's index -> card geometry (corner_u, corner_v, width, height in units of the
+    index's scale) and whether cards of the picture measured it.
+
+    The distance between a card's two indices gives its size only where the index sits as far in
+    from the corner as the geometry's median: a pack printing it further in (ornamental, tango,
+    plastic) measures small, and its outlines fall inside its cards.  So a card read at both
+    corners (the surest ``FIT_CARDS``) has its outline, centred between its indices at the measured
+    size, fitted outward to its edges: each side to the first straight step met going out, up to
+    ``FIT_REACH`` of its width (``card_regions.side_offsets``).  Opposite sides must move alike
+    (``FIT_SLACK``); where they do not, one side went on past an edge that showed no step (white on
+    white, a card of the pack beyond it): a pip card takes the nearer edge on both sides
+    (``FIT_MIN``), a court is left out (its picture's frame is a straight step inside the card).
+    An outline fitted to no card's shape (``ASPECT``) is left out too.  Where each index lies in
+    the fitted outline is this pack's geometry: the median over the fitted cards, each corner one
+    vote.  Without a fitted card, the geometry times the measured size (``_picture_card_size``,
+    measured when at least ``SIZE_TRUSTED``); without that, the model's own, unmeasured."""
+    pairs = _both_corner_pairs(readings)
+    size = _picture_card_size(readings, FIT_SMALLEST, pairs)
+    if size == 1.0:
+        return geometry, False
+    measured = geometry * size
+    plain = (measured, size >= SIZE_TRUSTED) if size >= CARD_SIZE_RANGE[0] else (geometry, False)
+    if not FIT_REACH:
+        return plain
+    votes = []
+    fitted_cards = 0
+    for r, o, _ in sorted(pairs, key=lambda p: -min(p[0]["confidence"], p[1]["confidence"])):
+        if fitted_cards == FIT_CARDS:
+            break
+        court = r["card"][0] in "JQK"
+        if court and not FIT_COURTS:
+            continue
+        s = 0.5 * (r["scale"] + o["scale"])
+        quad = _card_quad((r["centre"] + o["centre"]) / 2 - _card_quad(0, r["down"], s, measured).mean(axis=0),
+                          r["down"], s, measured)
+        width = float(np.linalg.norm(quad[1] - quad[0]))
+        moves = side_offsets(work, quad, shift=2, outward=max(3, int(FIT_REACH * width)))
+        if any(m is None for m in moves):
+            continue
+        # the outline is centred between the card's two indices: its opposite sides lie as far from
+        # their edges (one that does not is cut off by a card lying on it, or met the edge of
+        # another card beyond it where its own edge shows no step, white on white)
+        if any(abs(moves[k] - moves[k + 2]) > max(FIT_SLACK * width, 2.0) for k in (0, 1)):
+            if not FIT_MIN or court:
+                continue
+            moves = [min(moves[k % 2], moves[k % 2 + 2]) for k in range(4)]
+        fitted = moved_sides(quad, [0.5 * (moves[k % 2] + moves[k % 2 + 2]) for k in range(4)])
+        if fitted is None or not ASPECT[0] <= (np.linalg.norm(fitted[3] - fitted[0])
+                                               / max(1e-6, np.linalg.norm(fitted[1] - fitted[0]))) <= ASPECT[1]:
+            continue        # not a card's shape: a side went on past its edge (white on white)
+        fitted_cards += 1
+        for reading, corner in ((r, 0), (o, 2)):
+            right, down = right_of(reading["down"]), reading["down"]
+            tl = fitted[corner] - reading["centre"]
+            tr, bl = fitted[(corner + 1) % 4], fitted[(corner + 3) % 4]
+            votes.append(np.array([np.dot(tl, right), np.dot(tl, down), np.dot(tr - fitted[corner], right),
+                                   np.dot(bl - fitted[corner], down)]) / reading["scale"])
+    if not votes:
+        return plain
+    fitted_geometry = np.median(np.array(votes), axis=0)
+    return fitted_geometry, True
 
 
 def _work_image(image: np.ndarray) -> tuple[np.ndarray, float]:
@@ -1007,13 +1086,14 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
     # most often two pips of a card's picture read as a rank and a suit
     votes = [r["scale"] for r in readings if r["confidence"] >= SCALE_VOTE]
     typical = float(np.median(votes)) if votes else 0.0
-    size = _picture_card_size(readings)
+    geometry, size_measured = _picture_geometry(work, readings, model.geometry)
     longest = CARD_LENGTH[1] * work.shape[1]
     for r in readings:
         # no card is longer than the camera's framing allows (a deck spacing its index wider than
         # the geometry's median would put its outlines off the cards)
-        length = float(np.linalg.norm(r["quad"][3] - r["quad"][0])) * size
-        r["quad"] = r["centre"] + (r["quad"] - r["centre"]) * size * min(1.0, longest / length)
+        r["quad"] = _card_quad(r["centre"], r["down"], r["scale"], geometry)
+        length = float(np.linalg.norm(r["quad"][3] - r["quad"][0]))
+        r["quad"] = r["centre"] + (r["quad"] - r["centre"]) * min(1.0, longest / length)
     cards = []
     named: list[tuple[np.ndarray, float, str, list[np.ndarray]]] = []
     supports: list[list[dict]] = []     # the readings that name each card of ``cards``
@@ -1120,12 +1200,13 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
     cards = _one_report_per_card(cards)
     if regions:
         # the size of a card comes from the cards named (an abstained reading may be a pip pair); it is
-        # not measured when no card was read at both corners, nor when the measure is under SIZE_TRUSTED:
-        # packs whose index sits far in from the corner (ornamental, tango) measure 0.41-0.57 and their
-        # outlines cover about 0.6 of their cards (dev scenes), so the larger regions are looked at too
+        # not measured when no card was read at both corners, nor when no such card was fitted to its
+        # edges and the measure is under SIZE_TRUSTED: packs whose index sits far in from the corner
+        # (ornamental, tango) measure 0.41-0.57, and the outlines of such a measure cover about 0.6 of
+        # their cards (dev scenes), so the larger regions are looked at too
         found = card_regions(work, [c["quad"] for c in cards],
                              [c["quad"] for c in cards if c["card"] is not None], under_readings=second_look,
-                             alternatives=second_look, size_measured=size != 1.0 and size >= SIZE_TRUSTED)
+                             alternatives=second_look, size_measured=size_measured)
         if second_look and found:
             cards, found = _second_look(work, cards, found, model, cnn or None, threshold)
         # an unnamed reading on a card back (its ornament taken for an index: the outline it places

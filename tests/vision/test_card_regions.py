@@ -18,7 +18,7 @@ import pytest
 from vision import render
 from vision.cards import find_cards
 from vision import card_regions as regions
-from vision.card_regions import _edge_fitted, _is_face_up, _portrait_order, averaged_colour_distance, \
+from vision.card_regions import edge_fitted, _is_face_up, _portrait_order, averaged_colour_distance, \
     averaged_colour_mask, card_regions, edge_enclosed_mask, foreground_mask, pattern_periods, periodic_difference, \
     periodic_mask, rare_colour_mask
 
@@ -143,12 +143,12 @@ def test_edge_fit_moves_sides_onto_a_sharp_rectangle_and_refuses_a_soft_blob():
     card = np.array([[100, 50], [180, 60], [168, 160], [88, 150]], np.float64)
     cv2.fillPoly(img, [card.astype(np.int32)], (230, 230, 230))
     guess = card.mean(axis=0) + 0.95 * (card - card.mean(axis=0))      # a little too small
-    fitted = _edge_fitted(img, guess)
+    fitted = edge_fitted(img, guess)
     assert fitted is not None and corner_error(fitted, card) < 2.0
     blob = np.full((200, 300, 3), 60, np.uint8)
     cv2.circle(blob, (135, 105), 50, (230, 230, 230), -1)
     blob = cv2.GaussianBlur(blob, (0, 0), 12)
-    assert _edge_fitted(blob, guess) is None
+    assert edge_fitted(blob, guess) is None
 
 
 def test_portrait_order_puts_a_short_side_on_top():
@@ -192,6 +192,28 @@ def test_backs_on_dotted_and_checked_cloths_are_found(seed, real_deck):
     tops = sorted(max(under(truth, r["quad"])) for r in downs)
     wanted = [i for i, t in enumerate(truth["cards"]) if t["face"] == "down" and t["visible"] >= 0.9]
     assert tops == wanted
+
+
+def test_sides_searched_outward_stop_at_the_first_straight_edge_met():
+    """``side_offsets(..., outward=)``: an outline set inside its card (an index printed further in
+    than the geometry's median) moves out onto the card's edge, the first straight step met going
+    out, not onto the edge of a card lying beyond it; inside a court's picture frame the first step
+    met is the frame's; a side whose edge shows no step (white on white) has none."""
+    img = np.full((300, 400, 3), (40, 110, 40), np.uint8)
+    cv2.rectangle(img, (100, 50), (200, 200), (235, 235, 235), -1)          # the card
+    cv2.rectangle(img, (230, 40), (330, 210), (235, 235, 235), -1)          # another card beyond its right side
+    inside = np.array([[110, 60], [190, 60], [190, 190], [110, 190]], np.float64)   # 10 px in
+    moves = regions.side_offsets(img, inside, shift=2, outward=60)
+    assert [round(m) for m in moves] == [10, 10, 10, 10]
+    fitted = regions.moved_sides(inside, moves)
+    assert corner_error(fitted, [[100, 50], [200, 50], [200, 200], [100, 200]]) <= 1.5
+    framed = img.copy()
+    cv2.rectangle(framed, (120, 70), (180, 180), (30, 30, 160), 2)          # a picture's frame
+    within = np.array([[125, 75], [175, 75], [175, 175], [125, 175]], np.float64)
+    assert all(3 <= m <= 6 for m in regions.side_offsets(framed, within, shift=2, outward=60))
+    white = img.copy()
+    white[:, 200:] = 235                                                   # the card's right side on white
+    assert regions.side_offsets(white, inside, shift=2, outward=25)[1] is None
 
 
 def _checks(shape, period, colours=((40, 40, 60), (90, 130, 200))):
@@ -314,9 +336,9 @@ def test_a_rectangle_on_a_grid_of_dots_is_not_a_card_edge():
         for x in range(4, 300, 8):
             cv2.circle(img, (x, y), 3, (60, 110, 220), -1)
     box = np.array([[100.0, 50.0], [164.0, 50.0], [164.0, 146.0], [100.0, 146.0]])
-    assert _edge_fitted(img, box + [1.0, 1.0]) is None
+    assert edge_fitted(img, box + [1.0, 1.0]) is None
     cv2.fillPoly(img, [box.astype(np.int32)], (90, 40, 30))
-    fitted = _edge_fitted(img, box + [2.0, -2.0])
+    fitted = edge_fitted(img, box + [2.0, -2.0])
     assert fitted is not None and corner_error(fitted, box) < 2.0
 
 
@@ -434,7 +456,7 @@ def test_a_region_grown_past_its_card_is_fitted_again_further_in_onto_the_cards_
     img, card = _back_on_felt()
     centre = card.mean(axis=0)
     grown = centre + 1.2 * (card - centre)
-    assert _edge_fitted(img, grown) is None
+    assert edge_fitted(img, grown) is None
     fitted = regions._shrunk_to_edges(img, grown, regions.EDGE_SIDE_MIN)
     assert fitted is not None and corner_error(fitted, card) < 2.5
 
@@ -458,7 +480,7 @@ def test_a_refit_with_a_wrong_shape_or_the_floor_beyond_a_side_is_refused():
                    np.random.default_rng(2).integers(0, 8, (360, 640, 3), dtype=np.uint8))
     cv2.fillPoly(felt, [np.round(square).astype(np.int32)], (235, 235, 235))
     grown = centre + 1.2 * (square - centre)
-    assert _edge_fitted(felt, grown, inward=regions.SHRINK_INWARD) is not None
+    assert edge_fitted(felt, grown, inward=regions.SHRINK_INWARD) is not None
     assert regions._shrunk_to_edges(felt, grown, regions.EDGE_SIDE_MIN) is None
 
 
@@ -533,7 +555,9 @@ def test_a_back_under_an_unnamed_reading_placed_elsewhere_is_reported(seed, real
     clearly face down (a white-framed back is not).  Since 2026-12-06 (UNDER_READING_DOWN) a region
     called face down that no unnamed reading's outline matches is a back, and an unnamed reading
     whose index lies on it is its ornament (3 413 597's is no longer reported): every face-down card
-    in view is found once; with the rule off, not."""
+    in view is found once; with the rule off, not.  Since the outlines are fitted to the cards'
+    edges (``_picture_geometry``), 3 413 597's plastic outlines are larger, and its stripe reading's
+    outline overlaps the back 0.335: "matches" now needs 0.4 (UNDER_READING_IOU)."""
     img, truth, wanted = _facedown_dev_scene(seed)
     found = find_cards(img)
     downs = [r for r in found if r["face"] == "down"]
@@ -746,11 +770,17 @@ def test_backs_larger_than_the_named_cards_outlines_are_found_when_no_card_measu
 
 def test_backs_are_found_when_the_measured_card_size_is_under_the_trusted_one(monkeypatch):
     """Face-down dev scene 3 417 998: tango, whose index sits far in from the card's corner; a card read
-    at both corners measures the size at 0.49 of the geometry's, and the named cards' outlines cover
+    at both corners measures the size at 0.49 of the geometry's, and the named cards' outlines covered
     about 0.6 of their cards, so the three red backs' blobs (about twice that size) were too large.
-    A measure under SIZE_TRUSTED counts as unmeasured: the larger regions are looked at too and all
-    three backs are found; with every measure trusted, one."""
+    The card's outline fitted to its edges gives the pack's own geometry (``_picture_geometry``), and
+    all three backs are found even with every measure trusted.  Without the fit (FIT_REACH 0), a
+    measure under SIZE_TRUSTED counts as unmeasured: the larger regions are looked at too and all three
+    are found; with every measure trusted, one."""
     img, truth, wanted = _facedown_dev_scene(3_417_998)
     assert _downs_found(img, truth) == wanted
     monkeypatch.setattr("vision.cards.SIZE_TRUSTED", 0.0)
+    assert _downs_found(img, truth) == wanted
+    monkeypatch.setattr("vision.cards.FIT_REACH", 0)
     assert len(_downs_found(img, truth)) == 1
+    monkeypatch.setattr("vision.cards.SIZE_TRUSTED", 0.6)
+    assert _downs_found(img, truth) == wanted
