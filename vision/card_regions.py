@@ -625,7 +625,8 @@ def side_offsets(img: np.ndarray, box: np.ndarray, shift: int = 4, depth: float 
     on_side = ((p0[:, None, :] + t[None] * along[:, None, :])[:, None]
                + offsets[None, :, None, None] * normal[:, None, None, :])     # sides x offsets x points x 2
     n, d = normal[:, None, None, :] * depth, tangent[:, None, None, :] * depth
-    xy = np.stack([on_side - n, on_side + n, on_side - d, on_side + d]).reshape(1, -1, 2)
+    # one row per (kind, side, offset): remap takes maps under 32 767 wide
+    xy = np.stack([on_side - n, on_side + n, on_side - d, on_side + d]).reshape(-1, points, 2)
     samples = cv2.remap(img, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     inside, outside, before, after = samples.reshape(4, 4, len(offsets), points, 3).astype(np.float32)
     steps = np.abs(inside - outside).max(axis=3)                               # sides x offsets x points

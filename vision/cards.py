@@ -30,8 +30,10 @@ How it works (details and limits in docs/vision.md):
    (then they are two cards whose outlines coincide, as in a meld row) and do
    not lie exactly at one card's two corners (then one of them is misread).
    Corners are paired best first: the same card, then the nearest.  A card read
-   at both corners also measures this picture's card size, which rescales every
-   predicted outline (decks differ from the median geometry).  A reading below
+   at both corners also measures this picture's card size, and its outline
+   fitted out to its edges measures where the pack prints its index: every
+   predicted outline is placed with that geometry (decks differ from the
+   median geometry; ``_picture_geometry``).  A reading below
    ``threshold`` also gives ``card: None``: the camera abstains rather than
    guesses.  So does a card named only by readings of crowded glyphs (which may
    be cut by a card lying over them) that the MLPs do not confirm, nor the CNN

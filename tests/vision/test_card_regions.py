@@ -214,6 +214,8 @@ def test_sides_searched_outward_stop_at_the_first_straight_edge_met():
     white = img.copy()
     white[:, 200:] = 235                                                   # the card's right side on white
     assert regions.side_offsets(white, inside, shift=2, outward=25)[1] is None
+    # a search far out (16 rows of samples per offset) stays within what remap takes
+    assert [round(m) for m in regions.side_offsets(img, inside, shift=2, outward=700)] == [10, 10, 10, 10]
 
 
 def _checks(shape, period, colours=((40, 40, 60), (90, 130, 200))):
