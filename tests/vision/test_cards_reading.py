@@ -7,6 +7,7 @@ wrong; every test checks it.  Where the reader is known to leave a card
 unread (a queen at some angles, the German König of bells), the test
 asks for the others and accepts the abstention (docs/vision.md, limits)."""
 
+import cv2
 import numpy as np
 import pytest
 
@@ -654,7 +655,6 @@ def test_a_court_whose_index_columns_the_first_opening_cut_off_is_named_from_the
 
 def _overlap(quad, other) -> float:
     """Overlap over union of two convex outlines."""
-    import cv2
     a, b = np.float32(quad), np.float32(other)
     inter, _ = cv2.intersectConvexConvex(a, b)
     return inter / (cv2.contourArea(a) + cv2.contourArea(b) - inter)
