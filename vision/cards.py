@@ -855,15 +855,15 @@ def _both_corner_pairs(readings: list[dict]) -> list[tuple[dict, dict, float]]:
     return pairs
 
 
-def _picture_card_size(readings: list[dict], lowest: float = CARD_SIZE_RANGE[0], pairs=None) -> float:
+def _picture_card_size(pairs: list[tuple[dict, dict, float]], lowest: float = CARD_SIZE_RANGE[0]) -> float:
     """How much larger this picture's cards are than the model's index -> card geometry says.
 
     The geometry is a median over the training decks; a deck whose index is set closer to the
     card's corner, or spaced wider, has other proportions.  A card read at both of its index
     corners shows its own: the other corner's reading lies where the geometry says, times
-    this factor.  The median over such cards (``_both_corner_pairs``, or ``pairs`` when given);
-    1.0 when there is none or it lies outside ``lowest`` .. ``CARD_SIZE_RANGE[1]``."""
-    ratios = [ratio for _, _, ratio in (_both_corner_pairs(readings) if pairs is None else pairs)]
+    this factor.  The median over such cards (``pairs``, from ``_both_corner_pairs``); 1.0 when
+    there is none or it lies outside ``lowest`` .. ``CARD_SIZE_RANGE[1]``."""
+    ratios = [ratio for _, _, ratio in pairs]
     if not ratios:
         return 1.0
     ratio = float(np.median(ratios))
@@ -888,7 +888,7 @@ def _picture_geometry(work: np.ndarray, readings: list[dict], geometry: np.ndarr
     vote.  Without a fitted card, the geometry times the measured size (``_picture_card_size``,
     measured when at least ``SIZE_TRUSTED``); without that, the model's own, unmeasured."""
     pairs = _both_corner_pairs(readings)
-    size = _picture_card_size(readings, FIT_SMALLEST, pairs)
+    size = _picture_card_size(pairs, FIT_SMALLEST)
     if size == 1.0:
         return geometry, False
     measured = geometry * size

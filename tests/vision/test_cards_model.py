@@ -273,21 +273,24 @@ def test_nearer_corner_wins_between_two_different_cards():
 def test_picture_card_size_from_a_card_read_at_both_corners():
     """A deck with other proportions than the model's median geometry: the card read at both
     corners shows how much smaller its outline is, and only sure, same-sized, aligned pairs count."""
+    def size(readings):
+        return C._picture_card_size(C._both_corner_pairs(readings))
+
     top_left = _reading("2H", (100, 100), (0, 1), scale=20.0)
     far = _far_corner(top_left)
     other = _reading("2H", top_left["centre"] + 0.6 * (far - top_left["centre"]), (0, -1), scale=20.0)
-    assert abs(C._picture_card_size([top_left, other]) - 0.6) < 1e-6
+    assert abs(size([top_left, other]) - 0.6) < 1e-6
     # unsure, of another size, pointing the same way, or another card: no measure
-    assert C._picture_card_size([top_left, {**other, "confidence": 0.6}]) == 1.0
-    assert C._picture_card_size([top_left, _reading("2H", other["centre"], (0, -1), scale=35.0)]) == 1.0
-    assert C._picture_card_size([top_left, _reading("2H", other["centre"], (0, 1), scale=20.0)]) == 1.0
-    assert C._picture_card_size([top_left, {**other, "card": "3H"}]) == 1.0
+    assert size([top_left, {**other, "confidence": 0.6}]) == 1.0
+    assert size([top_left, _reading("2H", other["centre"], (0, -1), scale=35.0)]) == 1.0
+    assert size([top_left, _reading("2H", other["centre"], (0, 1), scale=20.0)]) == 1.0
+    assert size([top_left, {**other, "card": "3H"}]) == 1.0
     # off the card's diagonal by more than about 10 degrees: not this card's other corner
     turned = top_left["centre"] + 0.6 * np.array([[0.9, -0.44], [0.44, 0.9]]) @ (far - top_left["centre"])
-    assert C._picture_card_size([top_left, _reading("2H", turned, (0, -1), scale=20.0)]) == 1.0
+    assert size([top_left, _reading("2H", turned, (0, -1), scale=20.0)]) == 1.0
     # implausible proportions are not believed
     tiny = _reading("2H", top_left["centre"] + 0.2 * (far - top_left["centre"]), (0, -1), scale=20.0)
-    assert C._picture_card_size([top_left, tiny]) == 1.0
+    assert size([top_left, tiny]) == 1.0
 
 
 def test_two_sure_different_readings_at_one_cards_corners_are_one_card():

@@ -7,12 +7,11 @@ wrong; every test checks it.  Where the reader is known to leave a card
 unread (a queen at some angles, the German König of bells), the test
 asks for the others and accepts the abstention (docs/vision.md, limits)."""
 
-import cv2
 import numpy as np
 import pytest
 
 from vision import render
-from vision.cards import find_cards
+from vision.cards import _overlap, find_cards
 
 
 @pytest.fixture(scope="session")
@@ -651,13 +650,6 @@ def test_a_court_whose_index_columns_the_first_opening_cut_off_is_named_from_the
     small cards' alternatives.)"""
     monkeypatch.setattr("vision.card_regions.NEARER_SIZE", 0)
     _named_unless(seed, deck, card, condition, monkeypatch, {"vision.card_regions.SMALL_CARDS": False})
-
-
-def _overlap(quad, other) -> float:
-    """Overlap over union of two convex outlines."""
-    a, b = np.float32(quad), np.float32(other)
-    inter, _ = cv2.intersectConvexConvex(a, b)
-    return inter / (cv2.contourArea(a) + cv2.contourArea(b) - inter)
 
 
 def _outlines(found, truth) -> dict:
