@@ -42,7 +42,10 @@ How it works (details and limits in docs/vision.md):
    and the MLPs do not read the same suit (``_unconfirmed_cut_suit``), a card named
    by one reading only the CNN is sure of, not very sure, with no row of indices
    beside it (``_cnn_alone``, ``_in_a_row``), an ace the MLPs read as a king
-   (``_ace_or_king``), and a card
+   (``_ace_or_king``), a card read at two corners each under the threshold whose
+   rank the MLPs read otherwise at one (``_weak_pair_doubted``), a card whose other
+   corner reads the same rank and another suit from a cut suit glyph
+   (``_suit_in_doubt``), and a card
    read sure at another place too (a pack has each card once): outside its
    outline, or turned against its only reading on the same long side (a deck
    printing four indices, the outline placed from the wrong one).
@@ -53,7 +56,9 @@ How it works (details and limits in docs/vision.md):
    and of each region lying under a reading that named no card, are warped
    upright at about twice a table card's size and read again, only where an
    index can be; a region read sure there, with no other card read at its
-   corners, is named (and takes the place of the unnamed readings on it).
+   corners, is named (and takes the place of the unnamed readings on it); a
+   region called face down is not named by readings the CNN alone is sure of
+   (a back's pattern read as an index).
    A region left unnamed whose card was found again in another mask,
    nearer a card's size (its alternative outline), takes that outline
    when it is named.  A region called face down that stays unnamed with an
@@ -92,6 +97,7 @@ MIN_REPORTED = 0.3        # weaker readings are not reported at all (a card regi
 DISAGREE_IGNORED = 0.4    # a reading this unsure does not veto the other corner's
 VETO_MLP = 0.2            # ... nor does one under the threshold the MLPs give less than this, the sure one more (_idle_guess)
 WEAK_PARTNER_LEFT = True  # ... nor keeps a card's two sure corners apart when paired with one of them (_group)
+CUT_SAME_RANK = True      # a reading of the sure one's rank, another suit, from a cut suit glyph still vetoes (_suit_in_doubt)
 CNN_GATE = 0.2            # hypotheses the MLP gives at least this p(index) are read by the CNN too (0.1 until 2026-12-05)
 CNN_WEIGHT = 1.0          # the CNN's share of the combined probabilities (the MLP only chooses what it reads)
 CNN_MEMBER_GATE = 0.3     # hypotheses the first CNN gives p(index) under this are not read by the second (0.01 until 2026-12-05)
@@ -110,6 +116,7 @@ LONE_MLP = 0.2            # a card named by one reading the MLPs give under this
 LONE_SURE = 0.99          # ... and the CNN under this is not named (_cnn_alone; 0: off) ...
 ROW_SPAN = 6.0            # ... unless another reading of the same size lies within this many rank-suit
 ROW_PARALLEL = 0.9        # ... distances, turned less than this cosine from it: a fan's or meld's row (_in_a_row)
+TWO_WEAK_MLP = True       # two corners, each under the threshold, name a card only when the MLPs' rank is its at both
 ACE_OR_KING = True        # an ace read where the MLPs read a king (and give the ace under BOTH_MLP) is not named
 SECOND_LOOK_ACE_OR_KING = True  # ... nor by the second look at a region's corners (_second_look)
 SECOND_LOOK_IDLE = True   # a guess neither reader stands by does not veto a region's sure corner either (_idle_guess)
@@ -118,6 +125,7 @@ UNDER_READING_IOU = 0.4    # ... "matches": overlap over union at least this (0.
 UNDER_READING_WEAK = 0.5   # ... and none matches that is under this confident and turned against it by at
 UNDER_READING_TURN = 10.0  # ... least this many degrees (a back's ornament's outline; 0: no such test)
 FACE_NAMES = True         # a region its corners leave unnamed may be named from its court picture (_second_look)
+DOWN_CNN_ALONE = True     # a region called face down is not named by readings sure by the CNN alone (_second_look)
 INDEX_FACE_UP = 0.9       # a region called face down whose corners read an index this sure is face up, unnamed (0: off)
 ON_TOP_RATIO = 1.55       # a sure reading inside a named card, up to this much larger than its index, lies on it
 ON_TOP_SMALLER = 0.55     # ... and down to this much smaller (0.7 until 2026-12-06)
@@ -1139,8 +1147,8 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
             card, conf = None, best["confidence"]
         elif len(ids) > 1 and (min(r["confidence"] for r in index) < DISAGREE_IGNORED or (
                 _could_name(surest, threshold)
-                and all(r["card"] == surest["card"] or _crowded_guess(r, threshold) or _idle_guess(r, surest, threshold)
-                        for r in index))):
+                and all(r["card"] == surest["card"] or (not _suit_in_doubt(r, surest) and (
+                    _crowded_guess(r, threshold) or _idle_guess(r, surest, threshold))) for r in index))):
             # the other corner is a weak guess, not a second opinion: unsure, or read from crowded
             # glyphs the MLPs do not confirm (a cut or misjoined glyph; it could not name a card
             # either), or unsure by the CNN with the MLPs siding with the sure corner
@@ -1157,7 +1165,8 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
             card, conf = None, float(min(r["confidence"] for r in index))
         else:
             conf = 1.0 - float(np.prod([1.0 - r["confidence"] for r in index]))
-            card = (surest["card"] if surest["confidence"] >= threshold or (len(index) == 2 and conf >= threshold)
+            card = (surest["card"] if surest["confidence"] >= threshold or (len(index) == 2 and conf >= threshold
+                                                                         and not _weak_pair_doubted(index))
                     else None)
         support = [r for r in index if r["card"] == card]
         if card is not None and all(_unconfirmed_crowded(r) for r in support) and not (
@@ -1242,6 +1251,13 @@ def _second_look(work, cards: list[dict], found: list[dict], model, cnn, thresho
     idle = (lambda r, surest: _idle_guess(r, surest, threshold)) if SECOND_LOOK_IDLE else None
     named = [name_from_corners(rs, threshold, names, DISAGREE_IGNORED, CROWDED_CONFIRM, TWO_SURE_CORNERS,
                                doubted, idle) for rs in reads]
+    if DOWN_CNN_ALONE:
+        # a region the face test called a back, named only by readings sure by the CNN alone, not very
+        # sure (``_cnn_alone``): a back's pattern read as an index (a lattice's diamonds as a 7 and a club)
+        faces_of = [r["face"] for r in found] + [found[i]["face"] for i in alternatives]
+        named = [(None, conf, corner) if card is not None and face == "down"
+                 and all(_cnn_alone(r) for r in rs if r["card"] == card) else (card, conf, corner)
+                 for (card, conf, corner), rs, face in zip(named, reads, faces_of)]
     quads = [np.roll(np.asarray(box), -2 * corner, axis=0) if card is not None else None
              for box, (card, _, corner) in zip(boxes, named)]
     if FACE_NAMES:
@@ -1369,6 +1385,13 @@ def _cnn_alone(reading: dict) -> bool:
     return reading["mlp_p"] < LONE_MLP and reading["confidence"] < LONE_SURE
 
 
+def _weak_pair_doubted(index: list[dict]) -> bool:
+    """Whether two corners each under the threshold, sure together, are doubted: the MLPs' own
+    likeliest rank at one of them is another rank (``TWO_WEAK_MLP``).  A blurred 6 of clubs was read
+    an 8 at both corners, 0.82 and 0.68, the MLPs reading the 8 at the first and the 6 at the second."""
+    return TWO_WEAK_MLP and any(r["mlp_rank"] != r["card"][0] for r in index)
+
+
 def _ace_or_king(reading: dict) -> bool:
     """Whether the CNN reads an ace where the MLPs' own likeliest rank is a king, the MLPs giving the
     ace's card under ``BOTH_MLP``: a king whose serif K the CNN takes for an A."""
@@ -1401,6 +1424,15 @@ def _could_name(reading: dict, threshold: float) -> bool:
 def _crowded_guess(reading: dict, threshold: float) -> bool:
     """Whether a reading is a guess from crowded glyphs: ``_unconfirmed_crowded`` and below the threshold."""
     return _unconfirmed_crowded(reading) and reading["confidence"] < threshold
+
+
+def _suit_in_doubt(reading: dict, surest: dict) -> bool:
+    """Whether a reading of the same rank as the sure one, another suit, rests on a cut suit glyph
+    (``CUT_SAME_RANK``): both corners lie at the edge of the card on top, and the sure corner's suit may
+    be cut as well (a spade cut by a card's edge was read a club at one corner, 0.999, a spade at
+    the other, 0.78).  Such a reading still vetoes the sure one."""
+    return (CUT_SAME_RANK and reading["cut_suit"] and reading["card"][0] == surest["card"][0]
+            and reading["card"] != surest["card"])
 
 
 def _idle_guess(reading: dict, surest: dict, threshold: float) -> bool:
