@@ -87,6 +87,8 @@ PATTERN_PERIODS = (0.08, 0.16)     # the averaged-colour masks average over thes
 AVERAGED_DISTANCE = 3.0            # ... and keeps what is this many times the typical distance from the table
 SHRINK_INWARD = 12                 # a region with no edge near its sides is searched this far in (half-size px)
 SURROUNDINGS = 60.0                # ... and kept when the colours beyond its four sides differ at most this much
+SURROUNDINGS_RATIO = 0.45          # ... or the darkest side is at least this share of the brightest (0: no such test)
+SURROUNDINGS_HUE = 0.15            # ... and their channels' shares of their brightness differ at most this much
 KNOWN_OVERLAP = 0.3                # a region this much covered by a reading is that reading's card
 MIN_PICTURE = 16                   # pictures narrower or lower than this (pixels) hold no card region
 STANDS_OUT = 1.5                   # a region's middle differs from the table by this many typical distances
@@ -778,12 +780,23 @@ def _turned_to_edges(half: np.ndarray, region: np.ndarray, rect, cloth=(0.0, 0.0
 
 def _same_surroundings(img: np.ndarray, box: np.ndarray, gap: float = 4.0, points: int = 14) -> bool:
     """Whether the median colours just outside the four sides of ``box`` (``gap`` px out) lie
-    within SURROUNDINGS of each other (every channel): a card lies on one table."""
+    within SURROUNDINGS of each other (every channel), or are one colour in a shadow's or a lamp's
+    fall-off (SURROUNDINGS_RATIO, SURROUNDINGS_HUE): a card lies on one table.  (A check of two
+    shades of one colour in a shadow passes that test too: a window of it was reported as a back
+    on a pile dev scene, 3 530 306.)"""
     t = np.linspace(0.15, 0.85, points, dtype=np.float32)[:, None]
     xy = np.stack([p0 + t * along + gap * normal for p0, along, _, normal in _sides(box)]).reshape(1, -1, 2)
     samples = cv2.remap(img, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     medians = np.median(samples.reshape(4, points, 3).astype(np.float32), axis=1)
-    return float(np.ptp(medians, axis=0).max()) <= SURROUNDINGS
+    if float(np.ptp(medians, axis=0).max()) <= SURROUNDINGS:
+        return True
+    # a shadow, or a lamp's fall-off, darkens the table on one side: the same colour, only darker (the
+    # floor beyond the cloth's edge is far darker; a cloth's checks of two colours differ in their
+    # channels' shares)
+    brightness = medians.mean(axis=1)
+    shares = medians / np.maximum(brightness[:, None], 1.0)
+    return bool(SURROUNDINGS_RATIO and brightness.min() >= SURROUNDINGS_RATIO * brightness.max()
+                and float(np.ptp(shares, axis=0).max()) <= SURROUNDINGS_HUE)
 
 
 def _corner_shift(quad: np.ndarray, other: np.ndarray) -> float:

@@ -124,6 +124,7 @@ UNDER_READING_DOWN = True  # a face-down region under unnamed readings, none of 
 UNDER_READING_IOU = 0.4    # ... "matches": overlap over union at least this (0.33 before the outlines were fitted)
 UNDER_READING_WEAK = 0.5   # ... and none matches that is under this confident and turned against it by at
 UNDER_READING_TURN = 10.0  # ... least this many degrees (a back's ornament's outline; 0: no such test)
+UNDER_READING_EMPTY = 0.6  # ... or those that match it do so under this, unsure, and its corners read nothing (0: off)
 FACE_NAMES = True         # a region its corners leave unnamed may be named from its court picture (_second_look)
 DOWN_CNN_ALONE = True     # a region called face down is not named by readings sure by the CNN alone (_second_look)
 INDEX_FACE_UP = 0.9       # a region called face down whose corners read an index this sure is face up, unnamed (0: off)
@@ -1291,15 +1292,33 @@ def _second_look(work, cards: list[dict], found: list[dict], model, cnn, thresho
         _inside(q, np.mean(c["quad"], axis=0), shrink=1.0) or _inside(c["quad"], np.mean(q, axis=0), shrink=1.0)
         for q in regions)]
     unnamed = [c for c in cards if c["card"] is None]
-    backs = [r for r in found if r["card"] is None and r.get("under_reading") and UNDER_READING_DOWN
-             and r["face"] == "down" and max([_overlap(r["quad"], c["quad"]) for c in unnamed
-                                              if not _weak_and_turned(c, r["quad"])], default=0.0)
-             < UNDER_READING_IOU]
+    # what the second look read at each region's corners (its alternative outline's too)
+    read_at = [list(rs) for rs in reads[:len(found)]]
+    for k, i in enumerate(alternatives):
+        read_at[i] += reads[len(found) + k]
+    backs = [r for r, rs in zip(found, read_at) if r["card"] is None and r.get("under_reading") and UNDER_READING_DOWN
+             and r["face"] == "down" and _a_back_under_readings(r["quad"], unnamed, rs)]
     found = [r for r in found if r["card"] is not None or not r.get("under_reading")
              or any(r is b for b in backs + faces)]
     for r in found:
         r.pop("under_reading", None)
     return cards, found
+
+
+def _a_back_under_readings(quad, unnamed: list[dict], corner_reads: list[dict]) -> bool:
+    """Whether a region called face down under unnamed readings is a back (``UNDER_READING_DOWN``): no
+    unnamed reading's outline matches it (``UNDER_READING_IOU``; not one weak and turned against it,
+    ``_weak_and_turned``), or those that do match it only loosely (overlap over union under
+    ``UNDER_READING_EMPTY``), none of them at least ``INDEX_FACE_UP`` confident, and the second look
+    reads nothing at all at its corners (``corner_reads``, none at ``MIN_REPORTED``): a back's
+    pattern read as an index places an outline near the back, where a face-up card's own index,
+    fitted to its edges, places it on the card, and would be read again at its corner."""
+    matching = [c for c in unnamed if not _weak_and_turned(c, quad) and _overlap(quad, c["quad"]) >= UNDER_READING_IOU]
+    if not matching:
+        return True
+    return bool(UNDER_READING_EMPTY and not any(x["confidence"] >= MIN_REPORTED for x in corner_reads)
+                and all(_overlap(quad, c["quad"]) < UNDER_READING_EMPTY and c["confidence"] < INDEX_FACE_UP
+                        for c in matching))
 
 
 def _weak_and_turned(reading: dict, quad) -> bool:
@@ -1431,7 +1450,7 @@ def _suit_in_doubt(reading: dict, surest: dict) -> bool:
     (``CUT_SAME_RANK``): both corners lie at the edge of the card on top, and the sure corner's suit may
     be cut as well (a spade cut by a card's edge was read a club at one corner, 0.999, a spade at
     the other, 0.78).  Such a reading still vetoes the sure one."""
-    return (CUT_SAME_RANK and reading["cut_suit"] and reading["card"][0] == surest["card"][0]
+    return (CUT_SAME_RANK and reading.get("cut_suit", False) and reading["card"][0] == surest["card"][0]
             and reading["card"] != surest["card"])
 
 
