@@ -1313,12 +1313,12 @@ def _a_back_under_readings(quad, unnamed: list[dict], corner_reads: list[dict]) 
     reads nothing at all at its corners (``corner_reads``, none at ``MIN_REPORTED``): a back's
     pattern read as an index places an outline near the back, where a face-up card's own index,
     fitted to its edges, places it on the card, and would be read again at its corner."""
-    matching = [c for c in unnamed if not _weak_and_turned(c, quad) and _overlap(quad, c["quad"]) >= UNDER_READING_IOU]
+    matching = [(c, overlap) for c in unnamed if not _weak_and_turned(c, quad)
+                and (overlap := _overlap(quad, c["quad"])) >= UNDER_READING_IOU]
     if not matching:
         return True
     return bool(UNDER_READING_EMPTY and not any(x["confidence"] >= MIN_REPORTED for x in corner_reads)
-                and all(_overlap(quad, c["quad"]) < UNDER_READING_EMPTY and c["confidence"] < INDEX_FACE_UP
-                        for c in matching))
+                and all(overlap < UNDER_READING_EMPTY and c["confidence"] < INDEX_FACE_UP for c, overlap in matching))
 
 
 def _weak_and_turned(reading: dict, quad) -> bool:
