@@ -48,6 +48,11 @@ def assert_never_wrong(found, truth):
     assert not wrong, f"named cards that are not on the table: {wrong}"
 
 
+def near(found, centre, radius: float = 30.0) -> list[dict]:
+    """The reports whose outline's centre lies within ``radius`` px of ``centre``."""
+    return [c for c in found if np.hypot(*(np.mean(c["quad"], axis=0) - centre)) < radius]
+
+
 def spaced(ids, angles, y=220.0):
     return [{"card": c, "x": 110.0 + 150.0 * i, "y": y, "angle": a} for i, (c, a) in enumerate(zip(ids, angles))]
 
@@ -484,7 +489,7 @@ def test_two_unsure_corners_the_mlps_read_as_another_rank_at_one_do_not_name_a_c
     found = find_cards(img)
     assert_never_wrong(found, truth)
     centre = np.mean(next(c["quad"] for c in truth["cards"] if c["card"] == "6C"), axis=0)
-    assert [c["card"] for c in found if np.hypot(*(np.mean(c["quad"], axis=0) - centre)) < 30] == [None]
+    assert [c["card"] for c in near(found, centre)] == [None]
     monkeypatch.setattr("vision.cards.TWO_WEAK_MLP", False)
     assert "8C" in named(find_cards(img))
 
@@ -637,7 +642,7 @@ def test_a_court_whose_picture_alone_stood_out_is_named_from_the_whole_card(seed
     assert card not in named(found)
     quad = next(c["quad"] for c in truth["cards"] if c["card"] == card)
     centre = np.mean(quad, axis=0)
-    assert any(c["face"] == "down" and np.hypot(*(np.mean(c["quad"], axis=0) - centre)) < 30 for c in found)
+    assert any(c["face"] == "down" for c in near(found, centre))
 
 
 @pytest.mark.parametrize("seed, condition, card", [(3_166_157, None, "KC"), (3_418_762, "facedown", "KS")])
@@ -655,7 +660,7 @@ def test_a_court_whose_picture_fills_the_card_is_face_up_when_its_corner_reads_a
     centre = np.mean(quad, axis=0)
 
     def on_the_king(found):
-        return [c for c in found if np.hypot(*(np.mean(c["quad"], axis=0) - centre)) < 30]
+        return near(found, centre)
 
     found = find_cards(img)
     assert_never_wrong(found, truth)
@@ -679,7 +684,7 @@ def test_a_back_read_as_an_index_by_the_cnn_alone_stays_a_back(monkeypatch):
     centre = np.mean(next(c["quad"] for c in truth["cards"] if c["card"] == "JC"), axis=0)
 
     def on_the_pile(found):
-        return [(c["card"], c["face"]) for c in found if np.hypot(*(np.mean(c["quad"], axis=0) - centre)) < 30]
+        return [(c["card"], c["face"]) for c in near(found, centre)]
 
     found = find_cards(img)
     assert_never_wrong(found, truth)
