@@ -108,6 +108,8 @@ PERIODIC_STRAIGHT = 0.4            # a region of that mask needs this share of e
 UNMEASURED_LARGER = True           # the larger regions looked at too when the size comes from no card's two corners
 SMALL_CARDS = True                 # with the card size guessed, the masks opened again for cards of CARD_LENGTH[0], last
 GLARE_RISE = 1.05                  # ... where a new region brighter the further in by this at each step is glare
+CUT_NAMED = True                   # last, the sharp masks without the named cards' outlines (a card joined to one)
+BESIDE_MARGIN = 6.0                # ... the table beyond a side lies this far (half-size px) outside those outlines
 NEARER_SIZE = 0.22                 # a later mask's region of a card found already, its outline this much nearer the
                                    # card size (|log(area / card area)|), is that region's alternative (0: off)
 
@@ -372,6 +374,15 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             masks += opened_masks(CARD_LENGTH[0] * small.shape[1])
             breaking += breaking[:first]
             passes.append((AREA, range(first, len(masks)), "small"))
+    if CUT_NAMED and cv2.countNonZero(named):
+        # a card touching a named one joins its blob in the sharp masks (a trick's second card, a court
+        # beside the pip card read on it): without the named outlines the rest is that card's own.
+        # Looked at last, where no region was found: a named outline can also cover a card on it
+        keep = cv2.bitwise_not(cv2.dilate(named, np.ones((3, 3), np.uint8)))
+        first = len(masks)
+        masks += [_opened(cv2.bitwise_and(m, keep), card_px) for m in sharp]
+        breaking += [False] * len(sharp)
+        passes.append((AREA, range(first, len(masks)), "cut"))
     cloth_direction = None
     for area_range, which, kind in [(r, k, kind) for r, ks, kind in passes for k in ks]:
         mask = masks[which]
@@ -386,12 +397,14 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             # an unnamed reading is often a back's ornament taken for an index: the region is kept
             # when it is a face-down card, and left to the reading otherwise
             on_unnamed = cv2.countNonZero(cv2.bitwise_and(region, unnamed)) > KNOWN_OVERLAP * area
+            if on_unnamed and kind == "cut":
+                continue                         # (left to that reading: the rest of a court's picture)
             centre = np.array(rect[0]) * SCALE
             near = [k for k, c in enumerate(centres) if np.hypot(*(centre - c)) < 0.3 * card_px * SCALE]
             # a card found already, with no alternative yet, may take one from the small cards' masks
             # (the index columns of a court on a white cloth, cut off by the first opening, join its picture)
             late = [k for k in near if kind == "small" and alternatives and "alternative" not in out[k]]
-            if near and not late and not (alternatives and NEARER_SIZE):
+            if near and (kind == "cut" or (not late and not (alternatives and NEARER_SIZE))):
                 continue                         # found in another mask already
             straight_min = PERIODIC_STRAIGHT if breaks_period else EDGE_SIDE_MIN
             guess = cv2.boxPoints(rect) * (SCALE / 2.0)
@@ -443,6 +456,9 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             if kind == "small" and not near and (_glare_spot(half, box) or (
                     periodic is not None and not _same_surroundings(half, box))):
                 continue                         # a glare spot; a window of a check at the cloth's border
+            if kind == "cut" and not _same_surroundings(half, box, beside=[np.asarray(q, float) / 2.0
+                                                                              for q in named_quads]):
+                continue                         # a window of table between a named card and the floor
             face = "up" if _is_face_up(work, quad) else "down"
             region = {"card": None, "face": face, "confidence": 0.0, "quad": quad}
             if under:
@@ -778,16 +794,31 @@ def _turned_to_edges(half: np.ndarray, region: np.ndarray, rect, cloth=(0.0, 0.0
     return box
 
 
-def _same_surroundings(img: np.ndarray, box: np.ndarray, gap: float = 4.0, points: int = 14) -> bool:
+def _same_surroundings(img: np.ndarray, box: np.ndarray, gap: float = 4.0, points: int = 14,
+                       beside: list | None = None) -> bool:
     """Whether the median colours just outside the four sides of ``box`` (``gap`` px out) lie
     within SURROUNDINGS of each other (every channel), or are one colour in a shadow's or a lamp's
     fall-off (SURROUNDINGS_RATIO, SURROUNDINGS_HUE): a card lies on one table.  (A check of two
     shades of one colour in a shadow passes that test too: a window of it was reported as a back
-    on a pile dev scene, 3 530 306.)"""
+    on a pile dev scene, 3 530 306.)  Points inside one of the quads ``beside`` (cards named already),
+    or within ``BESIDE_MARGIN`` of it, are left out, and so is a side with less than a third of its
+    points left: those sides lie against another card, not the table."""
     t = np.linspace(0.15, 0.85, points, dtype=np.float32)[:, None]
     xy = np.stack([p0 + t * along + gap * normal for p0, along, _, normal in _sides(box)]).reshape(1, -1, 2)
     samples = cv2.remap(img, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    medians = np.median(samples.reshape(4, points, 3).astype(np.float32), axis=1)
+    samples = samples.reshape(4, points, 3).astype(np.float32)
+    if beside:
+        free = np.ones((4, points), bool)
+        for q in beside:
+            q = np.float32(q)
+            free &= np.array([cv2.pointPolygonTest(q, (float(x), float(y)), True) < -BESIDE_MARGIN
+                              for x, y in xy.reshape(-1, 2)]).reshape(4, points)
+        sides = [np.median(samples[k][free[k]], axis=0) for k in range(4) if free[k].sum() * 3 >= points]
+        if len(sides) < 2:
+            return True
+        medians = np.array(sides)
+    else:
+        medians = np.median(samples, axis=1)
     if float(np.ptp(medians, axis=0).max()) <= SURROUNDINGS:
         return True
     # a shadow, or a lamp's fall-off, darkens the table on one side: the same colour, only darker (the
