@@ -456,9 +456,12 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             if kind == "small" and not near and (_glare_spot(half, box) or (
                     periodic is not None and not _same_surroundings(half, box))):
                 continue                         # a glare spot; a window of a check at the cloth's border
-            if kind == "cut" and not _same_surroundings(half, box, beside=[np.asarray(q, float) / 2.0
-                                                                              for q in named_quads]):
-                continue                         # a window of table between a named card and the floor
+            if kind == "cut" and not (
+                    _same_surroundings(half, box, beside=[np.asarray(q, float) / 2.0 for q in named_quads])
+                    or _breaks_period(periodic, box * (2.0 / SCALE))):
+                # a window of table between a named card and the floor; on a cloth that repeats itself
+                # the sides' medians can fall on different squares: a card there breaks its period
+                continue
             face = "up" if _is_face_up(work, quad) else "down"
             region = {"card": None, "face": face, "confidence": 0.0, "quad": quad}
             if under:
