@@ -831,10 +831,11 @@ def _one_report_per_card(cards: list[dict]) -> list[dict]:
     return [c for c in cards if any(c is k for k in kept)]
 
 
-def _corners_of_one_card(a: dict, b: dict, tolerance: float = CORNER_FIT) -> bool:
+def _corners_of_one_card(a: dict, b: dict, tolerance: float | None = None) -> bool:
     """Whether two readings sit each where the other's outline puts the card's opposite index
-    (within ``tolerance`` of the distance between them): one card's two corners, one of them
-    misread, rather than two cards lying one on the other."""
+    (within ``tolerance``, default ``CORNER_FIT``, of the distance between them): one card's two
+    corners, one of them misread, rather than two cards lying one on the other."""
+    tolerance = CORNER_FIT if tolerance is None else tolerance
     seen = b["centre"] - a["centre"]
     for r, v in ((a, seen), (b, -seen)):
         predicted = 2 * (r["quad"].mean(axis=0) - r["centre"])
@@ -864,14 +865,16 @@ def _both_corner_pairs(readings: list[dict]) -> list[tuple[dict, dict, float]]:
     return pairs
 
 
-def _picture_card_size(pairs: list[tuple[dict, dict, float]], lowest: float = CARD_SIZE_RANGE[0]) -> float:
+def _picture_card_size(pairs: list[tuple[dict, dict, float]], lowest: float | None = None) -> float:
     """How much larger this picture's cards are than the model's index -> card geometry says.
 
     The geometry is a median over the training decks; a deck whose index is set closer to the
     card's corner, or spaced wider, has other proportions.  A card read at both of its index
     corners shows its own: the other corner's reading lies where the geometry says, times
     this factor.  The median over such cards (``pairs``, from ``_both_corner_pairs``); 1.0 when
-    there is none or it lies outside ``lowest`` .. ``CARD_SIZE_RANGE[1]``."""
+    there is none or it lies outside ``lowest`` (default ``CARD_SIZE_RANGE[0]``) ..
+    ``CARD_SIZE_RANGE[1]``."""
+    lowest = CARD_SIZE_RANGE[0] if lowest is None else lowest
     ratios = [ratio for _, _, ratio in pairs]
     if not ratios:
         return 1.0
