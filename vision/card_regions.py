@@ -341,6 +341,7 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
     card_px = float(np.clip(card_px, CARD_LENGTH[0] * small.shape[1], CARD_LENGTH[1] * small.shape[1]))
     card_area = card_px * card_px / 1.5
     named_quads = known_quads if size_quads is None else size_quads
+    named_half = [np.asarray(q, float) / 2.0 for q in named_quads]     # (in the half-size picture)
     named = np.zeros(small.shape[:2], np.uint8)         # cards read by their index
     unnamed = np.zeros(small.shape[:2], np.uint8)       # index-like marks no card was read from
     for q in known_quads:
@@ -422,7 +423,7 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
                         if box is None:
                             box = _shrunk_to_edges(half, turned, straight_min)
                 # a region grown round a named card whose outline came out too small is that card
-                if box is not None and _holds_a_centre(box, [np.asarray(q, float) / 2.0 for q in named_quads]):
+                if box is not None and _holds_a_centre(box, named_half):
                     box = None
             if box is None:
                 continue
@@ -457,7 +458,7 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
                     periodic is not None and not _same_surroundings(half, box))):
                 continue                         # a glare spot; a window of a check at the cloth's border
             if kind == "cut" and not (
-                    _same_surroundings(half, box, beside=[np.asarray(q, float) / 2.0 for q in named_quads])
+                    _same_surroundings(half, box, beside=named_half)
                     or _breaks_period(periodic, box * (2.0 / SCALE))):
                 # a window of table between a named card and the floor; on a cloth that repeats itself
                 # the sides' medians can fall on different squares: a card there breaks its period
