@@ -85,6 +85,7 @@ import numpy as np
 from vision import card_cnn
 from vision.card_corners import corner_readings, name_from_corners
 from vision.card_faces import name_from_face
+from vision.card_pips import count_pips, outline_from_pips
 from vision.card_regions import ASPECT, CARD_LENGTH, card_regions, moved_sides, side_offsets
 from vision.imaging import check_frame
 
@@ -126,6 +127,12 @@ UNDER_READING_WEAK = 0.5   # ... and none matches that is under this confident a
 UNDER_READING_TURN = 10.0  # ... least this many degrees (a back's ornament's outline; 0: no such test)
 UNDER_READING_EMPTY = 0.6  # ... or those that match it do so under this, unsure, and its corners read nothing (0: off)
 FACE_NAMES = True         # a region its corners leave unnamed may be named from its court picture (_second_look)
+PIP_NAMES = True          # an unnamed card whose pips count its rank, read at its index too, is named (_name_from_pips)
+PIP_AGREE = 0.6           # ... by a reading on it of that rank and the pips' colour at least this confident
+PIP_RANKS = "23456789T"   # ... (the ranks a card's pips count)
+PIP_SURE = 0.95           # ... its confidence then 1 - (1 - the reading's) x (1 - this)
+PIP_SAME_CARD = 0.5       # ... unless a card of that rank and colour is named with an outline overlapping its
+                          # this much (over union): the same card, its pips (another corner read another suit)
 DOWN_CNN_ALONE = True     # a region called face down is not named by readings sure by the CNN alone (_second_look)
 INDEX_FACE_UP = 0.9       # a region called face down whose corners read an index this sure is face up, unnamed (0: off)
 ON_TOP_RATIO = 1.55       # a sure reading inside a named card, up to this much larger than its index, lies on it
@@ -1213,6 +1220,8 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
                 and _another_place(r, c, support) and not _outweighed(r, support, threshold) for r in sure):
             c["card"] = None
     cards = _one_report_per_card(cards)
+    if PIP_NAMES:
+        _check_pips(work, cards, readings, threshold, geometry)
     if regions:
         # the size of a card comes from the cards named (an abstained reading may be a pip pair); it is
         # not measured when no card was read at both corners, nor when no such card was fitted to its
@@ -1223,7 +1232,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
                              [c["quad"] for c in cards if c["card"] is not None], under_readings=second_look,
                              alternatives=second_look, size_measured=size_measured)
         if second_look and found:
-            cards, found = _second_look(work, cards, found, model, cnn or None, threshold)
+            cards, found = _second_look(work, cards, found, model, cnn or None, threshold, readings)
         # an unnamed reading on a card back (its ornament taken for an index: the outline it places
         # has its centre or its index on the back) is that back
         backs = [np.asarray(r["quad"], float) for r in found if r["face"] == "down"]
@@ -1236,7 +1245,71 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
     return cards
 
 
-def _second_look(work, cards: list[dict], found: list[dict], model, cnn, threshold: float):
+def _name_from_pips(work, quad, on_card: list[dict], names: set, threshold: float, geometry=None):
+    """``(card, confidence, outline)`` for a number card whose pips (``vision.card_pips``) count a rank
+    that a reading on it (``on_card``) names too, at ``PIP_AGREE`` or more, with a suit of the pips'
+    colour; else ``(None, 0.0, None)``.  The pips are counted inside ``quad``; with the picture's
+    ``geometry``, where that fails, they are looked for round each such reading (``outline_from_pips``:
+    an outline placed from an index of a pack whose index sits elsewhere lies off its card).  The
+    pips tell the rank and the colour, the reading the suit's sign: a reading of that rank naming the
+    other suit of the colour at ``PIP_AGREE`` too leaves it unnamed, as does a sure reading of another
+    rank on it.  A pack has each card once (``names``)."""
+    nothing = (None, 0.0, None)
+    numbers = sorted((r for r in on_card if r["card"][0] in PIP_RANKS and r["confidence"] >= PIP_AGREE),
+                     key=lambda r: -r["confidence"])
+    if not numbers:
+        return nothing
+    pips, _ = count_pips(work, quad)
+    if pips is not None:
+        rank, red, outline = pips.rank, pips.red, np.asarray(quad, float)
+    elif geometry is not None:
+        for r in numbers:
+            cu, cv, w, h = geometry
+            right = right_of(r["down"])
+            corner = r["centre"] + (right * cu + np.asarray(r["down"]) * cv) * r["scale"]
+            outline, red = outline_from_pips(work, corner, right, r["down"], w * r["scale"], h * r["scale"],
+                                             PIP_RANKS.index(r["card"][0]) + 2)
+            if outline is not None:
+                rank = r["card"][0]
+                break
+        else:
+            return nothing
+    else:
+        return nothing
+    if any(r["confidence"] >= threshold and r["card"][0] != rank for r in on_card):
+        return nothing
+    agree = [r for r in numbers if r["card"][0] == rank and (r["card"][1] in "HD") == red]
+    if not agree or len({r["card"] for r in agree}) > 1 or agree[0]["card"] in names:
+        return nothing
+    conf = 1.0 - (1.0 - agree[0]["confidence"]) * (1.0 - PIP_SURE)
+    return (agree[0]["card"], conf, outline) if conf >= threshold else nothing
+
+
+def _check_pips(work, cards: list[dict], readings: list[dict], threshold: float, geometry) -> None:
+    """Name the unnamed face-up cards from their pips (``_name_from_pips``).  (Not the other way: a
+    card named from its index is not unnamed when the pips inside the outline it places count another
+    rank.  That outline mostly lies off the card, on the card above it, whose pips it then counts: on
+    dev scenes such a veto took the names of two cards, a fan's 10 and a pile's queen, and of no
+    misread card.)"""
+    names = {c["card"] for c in cards if c["card"] is not None}
+    named = [(np.asarray(c["quad"], float), c["card"]) for c in cards if c["card"] is not None]
+    for c in cards:
+        if c["face"] != "up":
+            continue
+        if c["card"] is None:
+            on_card = [r for r in readings if _inside(c["quad"], r["centre"], shrink=1.0)]
+            card, conf, outline = _name_from_pips(work, c["quad"], on_card, names, threshold, geometry)
+            if card is not None and any(name[0] == card[0] and (name[1] in "HD") == (card[1] in "HD")
+                                        and _overlap(q, outline) >= PIP_SAME_CARD for q, name in named):
+                card = None      # the pips of a card named already (its other corner read another suit)
+            if card is not None:
+                c.update(card=card, confidence=round(conf, 4), quad=outline)
+                names.add(card)
+                named.append((outline, card))
+
+
+def _second_look(work, cards: list[dict], found: list[dict], model, cnn, threshold: float,
+                 readings: list[dict] = ()):
     """Card regions named by a second look at their index corners (``vision.card_corners``).
     A region named there takes the place of the unnamed readings on it; a region lying under an
     unnamed reading (``under_reading``) and still not named is left to that reading, unless it is
@@ -1272,6 +1345,14 @@ def _second_look(work, cards: list[dict], found: list[dict], model, cnn, thresho
                 card, conf, quad = name_from_face(work, box, threshold)
                 if card is not None and card not in names:
                     named[i], quads[i] = (card, conf, 0), quad
+    if PIP_NAMES:
+        # a number card whose corners name nothing sure: its pips count the rank, a reading on it the suit
+        for i, box in enumerate(boxes):
+            if named[i][0] is None:
+                on_card = list(reads[i]) + [r for r in readings if _inside(box, r["centre"], shrink=1.0)]
+                card, conf, outline = _name_from_pips(work, box, on_card, names, threshold)
+                if card is not None:
+                    named[i], quads[i] = (card, conf, 0), outline
     for k, i in enumerate(alternatives):
         if named[i][0] is None:                      # only the alternative outline is named
             named[i], quads[i] = named[len(found) + k], quads[len(found) + k]

@@ -258,10 +258,12 @@ def _named_by_the_rule_alone(seed, deck, card, monkeypatch, switch, off):
     last check the court-picture rule (``FACE_NAMES``) is off too: it names some of these courts
     another way, from their picture; and so is ``CROWDED_SURE``, which names some crowded
     corners the CNN is all but certain of by themselves; and so is the small cards' pass of
-    ``card_regions`` (``SMALL_CARDS``), whose region of the card the second look can name."""
+    ``card_regions`` (``SMALL_CARDS``), whose region of the card the second look can name; and so
+    is the pips' rule (``PIP_NAMES``), which names some of these number cards from their pips."""
     _named_unless(seed, deck, card, None, monkeypatch,
                   {"vision.cards.FACE_NAMES": False, "vision.cards.CROWDED_SURE": 0,
-                   "vision.card_regions.SMALL_CARDS": False, f"vision.cards.{switch}": off})
+                   "vision.card_regions.SMALL_CARDS": False, "vision.cards.PIP_NAMES": False,
+                   f"vision.cards.{switch}": off})
 
 
 def test_a_court_index_set_twice_as_wide_as_the_numbers_is_read(monkeypatch):
