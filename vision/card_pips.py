@@ -153,12 +153,8 @@ def count_pips(image: np.ndarray, quad) -> tuple[PipCount | None, str]:
         return None, "pips not laid out as a pack lays them"
     if int((np.abs(c[:, 0]) < CENTRE_COLUMN * ww).sum()) not in MIDDLE_PIPS[count]:
         return None, "pips not laid out as a pack lays them"
-    faint = dark < FAINT_RATIO * paper
-    r = max(2, int(round(np.sqrt(pip) / 2)))
-    for x, y in -c[alone] + [(ww - 1) / 2, (hh - 1) / 2]:
-        x, y = int(round(x)), int(round(y))
-        if faint[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1].mean() > FAINT_SHARE:
-            return None, "a pip washed out"
+    if _washed_out(dark, paper, -c[alone] + [(ww - 1) / 2, (hh - 1) / 2], pip):
+        return None, "a pip washed out"
     if np.ptp(c[:, 1]) < SPAN * hh:
         return None, "pips not reaching over the card"
     colours = _colours(face, labels, n)[pips]
@@ -267,10 +263,15 @@ def _more_than_pips(pips, m, half, whole, area, centres, dark, paper) -> bool:
         return True
     if area[near].sum() > OTHER_INK * pip * len(pips):
         return True
-    alone = _alone(p - m, 2 * half[1])
+    return _washed_out(dark, paper, 2 * m - p[_alone(p - m, 2 * half[1])], pip)
+
+
+def _washed_out(dark, paper, places, pip: float) -> bool:
+    """Whether faint ink (``FAINT_RATIO``) fills more than ``FAINT_SHARE`` of a pip-sized window at
+    any of ``places``: where a lone pip's partner would be, a pip washed out by glare."""
     faint = dark < FAINT_RATIO * paper
-    r = max(2, int(round(grow / 2)))
-    for x, y in 2 * m - p[alone]:
+    r = max(2, int(round(np.sqrt(pip) / 2)))
+    for x, y in places:
         x, y = int(round(x)), int(round(y))
         if faint[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1].mean() > FAINT_SHARE:
             return True
