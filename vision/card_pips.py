@@ -149,18 +149,23 @@ def count_pips(image: np.ndarray, quad) -> tuple[PipCount | None, str]:
     c = centres[pips] - [(ww - 1) / 2, (hh - 1) / 2]
     alone = _alone(c, hh)
     if alone.sum() > (1 if count in LONE_MIDDLE else 0) or (alone.any() and abs(c[alone][0, 0]) > CENTRE_COLUMN * ww):
-        # every pip has a partner after a half turn, but a 7's one in its middle column
+        # every pip has a partner after a half turn, but a 7's or 9's one in its middle column
         return None, "pips not laid out as a pack lays them"
-    if int((np.abs(c[:, 0]) < CENTRE_COLUMN * ww).sum()) not in MIDDLE_PIPS[count]:
+    if not _columns_and_span(c, count, ww, hh):
         return None, "pips not laid out as a pack lays them"
     if _washed_out(dark, paper, -c[alone] + [(ww - 1) / 2, (hh - 1) / 2], pip):
         return None, "a pip washed out"
-    if np.ptp(c[:, 1]) < SPAN * hh:
-        return None, "pips not reaching over the card"
     colours = _colours(face, labels, n)[pips]
     if colours[0] < 0 or np.any(colours != colours[0]):
         return None, "colour unclear"
     return PipCount(count, bool(colours[0] == 1), pip / (ww * hh)), "ok"
+
+
+def _columns_and_span(c: np.ndarray, count: int, width: float, length: float) -> bool:
+    """Whether pips at ``c`` (from the card's centre) hold as many in the middle column as a pack
+    prints there (``MIDDLE_PIPS``) and reach over ``SPAN`` of the card's ``length``."""
+    middle = int((np.abs(c[:, 0]) < CENTRE_COLUMN * width).sum())
+    return middle in MIDDLE_PIPS[count] and np.ptp(c[:, 1]) >= SPAN * length
 
 
 def _alone(c: np.ndarray, length: float) -> np.ndarray:
@@ -180,7 +185,7 @@ def outline_from_pips(image: np.ndarray, corner, right, down, width: float, leng
     elsewhere round the reading, so the card is found from its pips instead.  A window round the
     card, upright in the reading's axes, is searched for ``count`` blobs of one size and of that
     colour laid out the same after a half turn about one point (the midpoints of their pairs vote
-    for it; a 7 may leave one pip of its middle column alone): that point is the card's centre,
+    for it; a 7 or 9 may leave one pip of its middle column alone): that point is the card's centre,
     and the card reaches from ``corner`` to as far beyond it.  Inside the box the pips span (grown
     by a pip), nothing else may be printed but a little ink (``OTHER_INK``): no other blob of a
     pip's size or larger, of either colour, and no washed-out pip where a lone one's partner would
@@ -234,9 +239,7 @@ def _laid_out(count, idx, whole, area, centres, dark, paper, corner, origin, rig
             lone = group[inside & alone & (np.abs(c[:, 0] - m[0]) < CENTRE_COLUMN * 2 * half[0])]
             if count in LONE_MIDDLE and len(pips) == count - 1 and len(lone) == 1:
                 pips = np.concatenate([pips, lone])
-            if (len(pips) != count or np.ptp(centres[pips][:, 1]) < SPAN * 2 * half[1]
-                    or int((np.abs(centres[pips][:, 0] - m[0]) < CENTRE_COLUMN * 2 * half[0]).sum())
-                    not in MIDDLE_PIPS[count]
+            if (len(pips) != count or not _columns_and_span(centres[pips] - m, count, 2 * half[0], 2 * half[1])
                     or np.median(area[pips]) > PIP_LARGEST * 4 * half[0] * half[1]):
                 continue
             if _more_than_pips(pips, m, half, whole, area, centres, dark, paper):
