@@ -87,6 +87,7 @@ from vision.card_corners import corner_readings, name_from_corners
 from vision.card_faces import name_from_face
 from vision.card_pips import count_pips, outline_from_pips
 from vision.card_regions import ASPECT, CARD_LENGTH, card_regions, moved_sides, side_offsets
+from vision.card_rows import LOOK, SPOT_LOOK, free, free_spots, row_spots, spot_frames, spot_reading
 from vision.imaging import check_frame
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "cards.npz"
@@ -127,6 +128,7 @@ UNDER_READING_WEAK = 0.5   # ... and none matches that is under this confident a
 UNDER_READING_TURN = 10.0  # ... least this many degrees (a back's ornament's outline; 0: no such test)
 UNDER_READING_EMPTY = 0.6  # ... or those that match it do so under this, unsure, and its corners read nothing (0: off)
 FACE_NAMES = True         # a region its corners leave unnamed may be named from its court picture (_second_look)
+ROW_SEARCH = True         # an index a fan's or meld's named neighbours place is read there (_search_rows)
 PIP_NAMES = True          # an unnamed card whose pips count its rank, read at its index too, is named (_name_from_pips)
 PIP_AGREE = 0.6           # ... by a reading on it of that rank and the pips' colour at least this confident
 PIP_RANKS = "23456789T"   # ... (the ranks a card's pips count)
@@ -1220,6 +1222,8 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
                 and _another_place(r, c, support) and not _outweighed(r, support, threshold) for r in sure):
             c["card"] = None
     cards = _one_report_per_card(cards)
+    if ROW_SEARCH and cnn:
+        _search_rows(work, cards, readings, cnn, threshold, geometry, longest)
     if PIP_NAMES:
         _check_pips(work, cards, readings, threshold, geometry)
     if regions:
@@ -1243,6 +1247,64 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
     for c in cards:
         c["quad"] = [[round(float(x) / scale, 1), round(float(y) / scale, 1)] for x, y in c["quad"]]
     return cards
+
+
+def _search_rows(work, cards: list[dict], readings: list[dict], cnn, threshold: float, geometry,
+                 longest: float) -> None:
+    """Add the cards of fans and meld rows whose index the first look missed (``vision.card_rows``):
+    read by the CNN on a grid of frames where the row's sure readings put another index, and named
+    nowhere else in the picture.  An unnamed report on the same place gives way to the card."""
+    sure = [r for r in readings if r["confidence"] >= threshold]
+    spots = free_spots(row_spots(sure), sure)
+    if not spots:
+        return
+    grids = [spot_frames(s) for s in spots]
+    n = len(grids[0][2])
+    centre, down, scale = (np.concatenate(g) for g in zip(*grids))
+    label, conf = [""] * len(scale), np.zeros(len(scale))
+    look = [i * n + k for i in range(len(spots)) for k in LOOK]
+    _cnn_read(work, centre, down, scale, look, cnn, label, conf)
+    keen = [i for i in range(len(spots)) if conf[[i * n + k for k in LOOK]].max() >= SPOT_LOOK]
+    _cnn_read(work, centre, down, scale, [i * n + k for i in keen for k in range(n) if k not in LOOK],
+              cnn, label, conf)
+    names = {c["card"] for c in cards if c["card"] is not None}
+    for i in keen:
+        got = spot_reading(label[i * n:(i + 1) * n], conf[i * n:(i + 1) * n])
+        if got is None:
+            continue
+        k = i * n + got[0]
+        if label[k] in names or not free(centre[k], scale[k], sure):
+            continue
+        quad = _card_quad(centre[k], down[k], scale[k], geometry)
+        length = float(np.linalg.norm(quad[3] - quad[0]))
+        quad = centre[k] + (quad - centre[k]) * min(1.0, longest / length)
+        new = {"card": label[k], "face": "up", "confidence": round(float(conf[k]), 4), "quad": quad}
+        at = [c for c in cards if c["card"] is None and c["face"] == "up"
+              and _inside(quad, np.mean(c["quad"], axis=0), shrink=1.0)
+              and _inside(np.asarray(c["quad"], float), np.mean(quad, axis=0), shrink=1.0)]
+        if at:
+            at[0].update(new)
+        else:
+            cards.append(new)
+        names.add(label[k])
+
+
+def _cnn_read(work, centre, down, scale, which: list[int], cnn, label: list[str], conf: np.ndarray) -> None:
+    """The CNN's card and confidence (as ``read_indices`` makes it) of the frames numbered ``which``,
+    written into ``label`` and ``conf`` (a patch that is not ink on paper keeps confidence 0)."""
+    if not which:
+        return
+    which = np.asarray(which)
+    x, kept = cnn_input(_patches(work, centre[which], down[which], scale[which]))
+    if not len(kept):
+        return
+    pr, ps = cnn.predict(x, gate=CNN_MEMBER_GATE)
+    p_index = 1.0 - pr[:, -1]
+    rk, sk = np.argmax(pr[:, :-1], axis=1), np.argmax(ps, axis=1)
+    m = np.arange(len(kept))
+    conf[which[kept]] = pr[m, rk] / np.maximum(1e-9, p_index) * ps[m, sk] * np.minimum(1.0, p_index / 0.9)
+    for k, r, s in zip(which[kept], rk, sk):
+        label[k] = RANK_CLASSES[r] + SUIT_CLASSES[s]
 
 
 def _name_from_pips(work, quad, on_card: list[dict], names: set, threshold: float, geometry=None):

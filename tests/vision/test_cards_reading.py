@@ -259,11 +259,13 @@ def _named_by_the_rule_alone(seed, deck, card, monkeypatch, switch, off):
     another way, from their picture; and so is ``CROWDED_SURE``, which names some crowded
     corners the CNN is all but certain of by themselves; and so is the small cards' pass of
     ``card_regions`` (``SMALL_CARDS``), whose region of the card the second look can name; and so
-    is the pips' rule (``PIP_NAMES``), which names some of these number cards from their pips."""
+    is the pips' rule (``PIP_NAMES``), which names some of these number cards from their pips; and
+    so is the row search (``ROW_SEARCH``), which reads some of these fans' and melds' indices again
+    where their neighbours put them."""
     _named_unless(seed, deck, card, None, monkeypatch,
                   {"vision.cards.FACE_NAMES": False, "vision.cards.CROWDED_SURE": 0,
                    "vision.card_regions.SMALL_CARDS": False, "vision.cards.PIP_NAMES": False,
-                   f"vision.cards.{switch}": off})
+                   "vision.cards.ROW_SEARCH": False, f"vision.cards.{switch}": off})
 
 
 def test_a_court_index_set_twice_as_wide_as_the_numbers_is_read(monkeypatch):
