@@ -181,6 +181,7 @@ MOVED_UNSURE = 0.5         # ... from this confidence up, counts them as a secon
 PAIR_SPAN = (0.55, 2.1)    # a rank and its suit lie this far apart, in units of the larger glyph
 PAIR_SLACK = 3.0          # ... plus this many pixels (blur shrinks small glyphs at the ink cut)
 PAIR_SIZE_RATIO = 0.35    # ... and the smaller glyph is at least this share of the larger one's size
+FAINT_PAIRS = True         # two faint (or parted) blobs may pair too: a glare can wash a whole index out (_pairs)
 REPEATED_SHAPE = 8         # a blob shape seen this often in one picture is a printed cloth
 JOINED_SIZE = 20           # a blob at least this large, filling less than JOINED_FILL of its box, may be a
 JOINED_FILL = 0.45         # ... suit glyph joined to a large corner pip: it is eroded once to part them
@@ -240,10 +241,11 @@ def _ink_blobs(work: np.ndarray):
     again at a stricter cut (same place, same size) is kept once (crowded or not, see ``_blobs_in``,
     as at the looser cut).  Last, on bright paper only, the ink is cut again at FAINT_RATIO: thin or
     outlined digits and blurred glyphs show whole only there.  Blobs first found at that cut are
-    marked ``faint``; two faint blobs are not paired (see ``_pairs``): on bright paper a faint mark
-    beside a clear one is an index, two faint marks are mostly paper texture and shading.  The small
-    parts of blobs that may be two glyphs joined at the darker cut (``_joined_parts``) are marked
-    ``faint`` too: a part is paired only with a whole glyph."""
+    marked ``faint``, and so are the small parts of blobs that may be two glyphs joined at the darker
+    cut (``_joined_parts``); a reading resting on one needs the MLPs' agreement.  Until the
+    forty-ninth session two faint blobs were not paired (two faint marks are mostly paper texture
+    and shading); a glare that washes a whole index out leaves nothing else, and the readers turn
+    the texture down (``FAINT_PAIRS``, docs/vision.md step 1)."""
     b, g, r = cv2.split(work)
     dark = cv2.min(cv2.min(b, g), r)
     k = max(15, int(round(work.shape[1] / 45)) | 1)
@@ -609,7 +611,7 @@ def index_candidates(work: np.ndarray, keep=None) -> Candidates:
     given, is called with the hypotheses' (centre, down, scale) arrays and returns which of them
     to read (where an index can be): the others are dropped before their features are made."""
     cents, sizes, crowded, faint, lined = _ink_blobs(work)
-    pairs = _pairs(cents, sizes, faint)
+    pairs = _pairs(cents, sizes, None if FAINT_PAIRS else faint)
     empty = Candidates(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros(0), np.zeros((0, 0), np.float32),
                        np.zeros((0, 2), int), np.zeros(0, bool))
     if len(pairs) == 0:

@@ -117,3 +117,4 @@ def test_a_row_does_not_name_a_card_twice_at_one_place():
     img, truth = _dev(3161617, None)
     names = sorted(f["card"] for f in cards.find_cards(img) if f["card"])
     assert names == sorted(t["card"] for t in truth["cards"])
+
