@@ -1,5 +1,5 @@
 """The row search: an index in a fan or a meld row, missed by the first look, read where its named
-neighbours say it lies.
+neighbours, read sure, say it lies.
 
 The first look (``vision.cards.index_candidates``) reads an index only where it finds two ink blobs
 to pair, a rank and its suit.  In a fan or a meld row the next card's edge runs close beside each
@@ -24,7 +24,7 @@ at ``SPOT_STRONG`` or more names the same card, at least ``SPOT_AGREE`` of them 
 reaches ``SPOT_SURE``.  On the top card's face the grid's shifts read the picture's glyphs as
 different cards, or nothing.  ``vision.cards`` adds the card only when it is named nowhere else in
 the picture and its best frame lies a step from every sure reading (``free``; docs/vision.md,
-pipeline step 4).
+pipeline step 9).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""vision.card_rows and the row search of vision.cards: a row of named indices puts spots one step
+"""vision.card_rows and the row search of vision.cards: a row of sure indices puts spots one step
 beyond its ends and between two indices two steps apart, never where an index was read sure, never
 from readings of different sizes, turned apart or lying one above the other; a grid names a card
 only when all its sure patches agree; on dev fans and melds the search names cards the first look
