@@ -1,4 +1,4 @@
-"""The row search: an index in a fan or a meld row, missed by the first look, read where its named
+"""The row search: an index in a fan or a meld row, missed by the first look, read where its
 neighbours, read sure, say it lies.
 
 The first look (``vision.cards.index_candidates``) reads an index only where it finds two ink blobs
