@@ -738,6 +738,15 @@ def _card_quad(centre, down, scale, geometry) -> np.ndarray:
                      tl + down * h * scale])
 
 
+def _framed_quad(centre, down, scale, geometry, longest: float) -> np.ndarray:
+    """``_card_quad`` shrunk about the index to at most ``longest`` long: no card is longer than the
+    camera's framing allows (a deck spacing its index wider than the geometry's median would put its
+    outlines off the cards)."""
+    quad = _card_quad(centre, down, scale, geometry)
+    length = float(np.linalg.norm(quad[3] - quad[0]))
+    return centre + (quad - centre) * min(1.0, longest / length)
+
+
 def _nms(readings: list[dict]) -> list[dict]:
     """One reading per index: the best of hypotheses that overlap or share a glyph."""
     readings.sort(key=lambda r: -r["confidence"])
@@ -1114,11 +1123,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
     geometry, size_measured = _picture_geometry(work, readings, model.geometry)
     longest = CARD_LENGTH[1] * work.shape[1]
     for r in readings:
-        # no card is longer than the camera's framing allows (a deck spacing its index wider than
-        # the geometry's median would put its outlines off the cards)
-        r["quad"] = _card_quad(r["centre"], r["down"], r["scale"], geometry)
-        length = float(np.linalg.norm(r["quad"][3] - r["quad"][0]))
-        r["quad"] = r["centre"] + (r["quad"] - r["centre"]) * min(1.0, longest / length)
+        r["quad"] = _framed_quad(r["centre"], r["down"], r["scale"], geometry, longest)
     cards = []
     named: list[tuple[np.ndarray, float, str, list[np.ndarray]]] = []
     supports: list[list[dict]] = []     # the readings that name each card of ``cards``
@@ -1277,9 +1282,7 @@ def _search_rows(work, cards: list[dict], readings: list[dict], cnn, threshold: 
         k = i * n + got[0]
         if label[k] in names or not free(centre[k], scale[k], sure):
             continue
-        quad = _card_quad(centre[k], down[k], scale[k], geometry)
-        length = float(np.linalg.norm(quad[3] - quad[0]))
-        quad = centre[k] + (quad - centre[k]) * min(1.0, longest / length)
+        quad = _framed_quad(centre[k], down[k], scale[k], geometry, longest)
         new = {"card": label[k], "face": "up", "confidence": round(float(conf[k]), 4), "quad": quad}
         at = [c for c in cards if c["card"] is None and c["face"] == "up"
               and _inside(quad, np.mean(c["quad"], axis=0), shrink=1.0)
