@@ -747,6 +747,12 @@ def _framed_quad(centre, down, scale, geometry, longest: float) -> np.ndarray:
     return centre + (quad - centre) * min(1.0, longest / length)
 
 
+def _confidence(p_rank, p_suit, p_index):
+    """A reading's confidence: p(rank | index) x p(suit), damped when p(index) is under 0.9
+    (scalars or arrays)."""
+    return p_rank / np.maximum(1e-9, p_index) * p_suit * np.minimum(1.0, p_index / 0.9)
+
+
 def _nms(readings: list[dict]) -> list[dict]:
     """One reading per index: the best of hypotheses that overlap or share a glyph."""
     readings.sort(key=lambda r: -r["confidence"])
@@ -998,7 +1004,7 @@ def read_indices(work: np.ndarray, model: CardModel, cnn=None, keep=None) -> lis
     for k in np.nonzero(p_index >= 0.5)[0]:
         rk = int(np.argmax(pr[k, :-1]))
         sk = int(np.argmax(ps[k]))
-        conf = own = float(pr[k, rk] / max(1e-9, p_index[k]) * ps[k, sk] * min(1.0, p_index[k] / 0.9))
+        conf = own = float(_confidence(pr[k, rk], ps[k, sk], p_index[k]))
         mlp_p = float(mlp_rank[k, rk] * mlp_suit[k, sk])
         mlp_rk = int(np.argmax(mlp_rank[k, :-1]))      # the MLPs' own likeliest rank
         cut_suit = cand.cut_suit is not None and bool(cand.cut_suit[k])
@@ -1307,7 +1313,7 @@ def _cnn_read(work, centre, down, scale, which: list[int], cnn, label: list[str]
     p_index = 1.0 - pr[:, -1]
     rk, sk = np.argmax(pr[:, :-1], axis=1), np.argmax(ps, axis=1)
     m = np.arange(len(kept))
-    conf[which[kept]] = pr[m, rk] / np.maximum(1e-9, p_index) * ps[m, sk] * np.minimum(1.0, p_index / 0.9)
+    conf[which[kept]] = _confidence(pr[m, rk], ps[m, sk], p_index)
     for k, r, s in zip(which[kept], rk, sk):
         label[k] = RANK_CLASSES[r] + SUIT_CLASSES[s]
 
