@@ -66,7 +66,9 @@ How it works (details and limits in docs/vision.md):
 6. A court card's picture (vision/card_faces.py).  A region its corners leave
    unnamed is matched against the faces of the packs the table knows; a sure
    match with a jack, queen or king names it (a pack printing no rank on its
-   courts, a faint court index).
+   courts, a faint court index).  So is a face-up card its readings left
+   unnamed, on the outline they placed (the top court of a pile, with no region
+   of its own).
 
 ``find_cards(image, threshold=DEFAULT_THRESHOLD, model=None, cnn=None)`` returns a list of
 dicts ``{"card": "QH" | None, "face": "up" | "down", "confidence": float,
@@ -129,6 +131,7 @@ UNDER_READING_TURN = 10.0  # ... least this many degrees (a back's ornament's ou
 UNDER_READING_EMPTY = 0.6  # ... or those that match it do so under this, unsure, and its corners read nothing (0: off)
 FACE_NAMES = True         # a region its corners leave unnamed may be named from its court picture (_second_look)
 ROW_SEARCH = True         # an index a fan's or meld's sure neighbours place is read there (_search_rows)
+FACE_ON_READINGS = True   # an unnamed face-up reading's outline may be named from its court picture (_faces_of_readings)
 PIP_NAMES = True          # an unnamed card whose pips count its rank, read at its index too, is named (_name_from_pips)
 PIP_AGREE = 0.6           # ... by a reading on it of that rank and the pips' colour at least this confident
 PIP_RANKS = "23456789T"   # ... (the ranks a card's pips count)
@@ -1239,6 +1242,8 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
         _search_rows(work, cards, readings, cnn, threshold, geometry, longest)
     if PIP_NAMES:
         _check_pips(work, cards, readings, threshold, geometry)
+    if FACE_ON_READINGS:
+        _faces_of_readings(work, cards, threshold)
     if regions:
         # the size of a card comes from the cards named (an abstained reading may be a pip pair); it is
         # not measured when no card was read at both corners, nor when no such card was fitted to its
@@ -1298,6 +1303,20 @@ def _search_rows(work, cards: list[dict], readings: list[dict], cnn, threshold: 
         else:
             cards.append(new)
         names.add(label[k])
+
+
+def _faces_of_readings(work, cards: list[dict], threshold: float) -> None:
+    """Name from its court picture (``vision.card_faces``) each face-up card left unnamed by its
+    readings, on the outline they placed (``FACE_ON_READINGS``): the top court of a pile or a trick,
+    whose index was read but not surely, and which has no region of its own (the cards under it join
+    it).  A card named elsewhere in the picture is not named again."""
+    names = {c["card"] for c in cards if c["card"] is not None}
+    for c in cards:
+        if c["card"] is None and c["face"] == "up":
+            card, conf, quad = name_from_face(work, c["quad"], threshold)
+            if card is not None and card not in names:
+                c.update(card=card, confidence=round(conf, 4), quad=quad)
+                names.add(card)
 
 
 def _cnn_read(work, centre, down, scale, which: list[int], cnn, label: list[str], conf: np.ndarray) -> None:

@@ -255,15 +255,17 @@ def _named_unless(seed, deck, card, condition, monkeypatch, switches: dict):
 def _named_by_the_rule_alone(seed, deck, card, monkeypatch, switch, off):
     """A scene where ``card`` is named with the rule on, no card is named wrong, and with the
     rule's switch (a constant of vision.cards) set to ``off`` the card is not named.  For that
-    last check the court-picture rule (``FACE_NAMES``) is off too: it names some of these courts
-    another way, from their picture; and so is ``CROWDED_SURE``, which names some crowded
+    last check the court-picture rules (``FACE_NAMES``, ``FACE_ON_READINGS``) are off too: they
+    name some of these courts another way, from their picture; and so is ``CROWDED_SURE``, which
+    names some crowded
     corners the CNN is all but certain of by themselves; and so is the small cards' pass of
     ``card_regions`` (``SMALL_CARDS``), whose region of the card the second look can name; and so
     is the pips' rule (``PIP_NAMES``), which names some of these number cards from their pips; and
     so is the row search (``ROW_SEARCH``), which reads some of these fans' and melds' indices again
     where their neighbours put them."""
     _named_unless(seed, deck, card, None, monkeypatch,
-                  {"vision.cards.FACE_NAMES": False, "vision.cards.CROWDED_SURE": 0,
+                  {"vision.cards.FACE_NAMES": False, "vision.cards.FACE_ON_READINGS": False,
+                   "vision.cards.CROWDED_SURE": 0,
                    "vision.card_regions.SMALL_CARDS": False, "vision.cards.PIP_NAMES": False,
                    "vision.cards.ROW_SEARCH": False, f"vision.cards.{switch}": off})
 
