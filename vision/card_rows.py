@@ -42,7 +42,7 @@ SPOT_SHIFTS = (-0.3, -0.15, 0.0, 0.15, 0.3)   # the grid round a spot: shifts al
 SPOT_LOOK = 0.3           # the rest of the grid is read only where one of its LOOK frames reads a card this sure
 SPOT_STRONG = 0.9         # a patch read this sure has an opinion ...
 SPOT_AGREE = 3            # ... at least this many patches must have it, all the same card ...
-SPOT_SURE = 0.99          # ... and the surest of them this sure
+SPOT_SURE = 0.98          # ... and the surest of them this sure (0.99 until 2026-12-07)
 
 
 def _turned(v: np.ndarray, a: float) -> np.ndarray:

@@ -74,7 +74,7 @@ def test_the_grid_names_a_card_only_when_its_sure_patches_agree():
     assert card_rows.spot_reading(names, conf) is None                       # nothing sure
     conf[[3, 7, 11]] = [0.95, 0.995, 0.92]
     assert card_rows.spot_reading(names, conf) == (7, pytest.approx(0.995))  # three agree, one very sure
-    conf[7] = 0.98
+    conf[7] = 0.97
     assert card_rows.spot_reading(names, conf) is None                       # none very sure
     conf[7] = 0.995
     conf[11] = 0.5
@@ -107,6 +107,23 @@ def test_a_row_names_the_card_the_first_look_missed(seed, condition, card, monke
     assert card in under
     monkeypatch.setattr(cards, "ROW_SEARCH", False)
     assert not any(f["card"] == card for f in cards.find_cards(img))
+
+
+def test_a_grid_whose_best_patch_reads_0_98_names_its_card(monkeypatch):
+    """Dev scene 3 170 105: a meld's six of diamonds, fully in view, whose index the first look
+    did not name.  The grid round the spot its row puts there agrees on it, the best patch at 0.982:
+    named with ``SPOT_SURE`` 0.98 (since 2026-12-07), on its own card, and every name in the scene
+    right; at 0.99 it was not named."""
+    img, truth = _dev(3170105, None)
+    found = cards.find_cards(img)
+    got = [f for f in found if f["card"] == "6D"]
+    assert len(got) == 1
+    centre = np.mean(np.asarray(got[0]["quad"], float), axis=0)
+    assert cards._inside(np.asarray(next(t for t in truth["cards"] if t["card"] == "6D")["quad"], float),
+                         centre, shrink=1.0)
+    assert {f["card"] for f in found if f["card"]} <= {t["card"] for t in truth["cards"] if t["face"] == "up"}
+    monkeypatch.setattr(card_rows, "SPOT_SURE", 0.99)
+    assert not any(f["card"] == "6D" for f in cards.find_cards(img))
 
 
 def test_a_row_does_not_name_a_card_twice_at_one_place():
