@@ -12,8 +12,10 @@ The cards of a row lie at one step from each other: the next card's index is the
 that step, and turned by the fan's turn between them.  ``row_spots`` takes the sure index readings,
 pairs those of one size lying side by side across their cards (``ROW_ACROSS``), turned
 alike (``ROW_TURN``) and one step apart (``ROW_STEP``), and puts a spot one step beyond each end of
-the pair; two readings two steps apart (``ROW_GAP``) put one between them.  A spot where an index
-was read sure already is dropped (``free_spots``).
+the pair; two readings two steps apart (``ROW_GAP``) put one between them.  The two ranges overlap:
+a German pack's small index lies as many index sizes from the next as a French one two cards away,
+and such a pair puts all three spots, the one between first.  A spot where an index was read sure
+already is dropped (``free_spots``).
 
 ``vision.cards`` reads the patches of a small grid of frames round a spot (``spot_frames``: shifted
 ``SPOT_SHIFTS`` of the index size along and across it) with the convolutional reader alone: first
@@ -34,8 +36,9 @@ import numpy as np
 ROW_TURN = 30.0           # two readings of one row are turned less than this from each other (degrees) ...
 ROW_ACROSS = 0.7          # ... lie side by side: the cosine between the line joining them and their "right"
 ROW_SIZE = 1.2            # ... are of one size (the larger index over the smaller, at most)
-ROW_STEP = (1.2, 3.2)     # ... and one step apart, in index sizes (rank-suit distances): a spot beyond each
-ROW_GAP = (3.0, 5.0)      # ... or two steps apart: a spot between them
+ROW_STEP = (1.2, 4.5)     # ... and one step apart, in index sizes (rank-suit distances): a spot beyond each
+                          #     ((1.2, 3.2) until 2026-12-07: a German pack's small index lies 3-4.5 apart)
+ROW_GAP = (3.0, 5.0)      # ... or two steps apart: a spot between them (both, from 3 to 4.5)
 SPOT_FREE = 1.0           # a spot this near (index sizes) a sure reading is not searched, nor named from a frame this near
 SPOT_SAME = 0.4           # ... nor one this near another spot
 SPOT_SHIFTS = (-0.3, -0.15, 0.0, 0.15, 0.3)   # the grid round a spot: shifts along and across (index sizes)
@@ -72,13 +75,15 @@ def row_spots(anchors: list[dict]) -> list[tuple[np.ndarray, np.ndarray, float]]
     across = np.abs(step[:, 0] * down[i, 1] - step[:, 1] * down[i, 0]) / np.maximum(gap, 1e-9)   # |step . right|
     row = ((names[i] != names[j]) & (np.maximum(scale[i], scale[j]) <= ROW_SIZE * np.minimum(scale[i], scale[j]))
            & (np.abs(turn) <= np.deg2rad(ROW_TURN)) & (across >= ROW_ACROSS) & (gap > 0))
+    # a spot between two readings first: of two spots at one place (``free_spots`` keeps the first) it is
+    # the surer, placed between two indices rather than a step beyond one
     spots = []
+    for k in np.nonzero(row & (gap >= ROW_GAP[0] * size) & (gap <= ROW_GAP[1] * size))[0]:
+        spots.append(((centre[i[k]] + centre[j[k]]) / 2, _turned(down[i[k]], turn[k] / 2), float(size[k])))
     for k in np.nonzero(row & (gap >= ROW_STEP[0] * size) & (gap <= ROW_STEP[1] * size))[0]:
         a, b, t = i[k], j[k], turn[k]
         spots.append((centre[b] + _turned(step[k], t), _turned(down[b], t), float(size[k])))
         spots.append((centre[a] - _turned(step[k], -t), _turned(down[a], -t), float(size[k])))
-    for k in np.nonzero(row & (gap >= ROW_GAP[0] * size) & (gap <= ROW_GAP[1] * size))[0]:
-        spots.append(((centre[i[k]] + centre[j[k]]) / 2, _turned(down[i[k]], turn[k] / 2), float(size[k])))
     return spots
 
 

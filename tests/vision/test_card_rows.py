@@ -43,8 +43,19 @@ def test_a_fan_row_turns_its_spots_with_the_fan():
 
 
 def test_two_indices_two_steps_apart_put_a_spot_between_them():
-    spots = card_rows.row_spots([_reading("7H", (100, 100)), _reading("9H", (148, 100))])
-    assert len(_near(spots, (124, 100))) == 1
+    """Two meld indices 60 px apart (5 index sizes): one spot between them, none beyond."""
+    spots = card_rows.row_spots([_reading("7H", (100, 100)), _reading("9H", (160, 100))])
+    assert len(spots) == 1 and len(_near(spots, (130, 100))) == 1
+
+
+def test_a_small_index_s_step_counts_both_ways():
+    """Two indices 48 px apart (4 index sizes: a German pack's small index one step apart, or a
+    French one's two steps): a spot between them, listed first (``free_spots`` keeps the first of
+    two at one place), and one a step beyond each end."""
+    spots = card_rows.row_spots([_reading("7H", (100, 100)), _reading("8H", (148, 100))])
+    assert len(_near(spots[:1], (124, 100))) == 1
+    assert len(_near(spots, (196, 100))) == 1 and len(_near(spots, (52, 100))) == 1
+    assert len(spots) == 3
 
 
 @pytest.mark.parametrize("other", [
@@ -59,11 +70,12 @@ def test_readings_that_are_no_row_put_no_spot(other):
 
 
 def test_a_spot_where_an_index_was_read_sure_is_not_searched():
-    """Three indices of a meld in a row: the spots the outer two put between them lie on the middle
-    one's index; only the spots beyond the row's ends are searched, each once."""
+    """Three indices of a meld in a row: the spot the outer two put between them lies on the middle
+    one's index; the spots beyond the row's ends are searched, each once (and, the outer two lying
+    4.3 index sizes apart, a step of a small index, two more a step beyond those)."""
     row = [_reading("7H", (100, 100)), _reading("8H", (126, 100)), _reading("9H", (152, 100))]
     spots = card_rows.free_spots(card_rows.row_spots(row), row)
-    assert sorted(round(float(c[0])) for c, _, _ in spots) == [74, 178]
+    assert sorted(round(float(c[0])) for c, _, _ in spots) == [48, 74, 178, 204]
     assert card_rows.free((126 + 0.9 * 12, 100), 12.0, row) is False
     assert card_rows.free((126 + 1.1 * 12, 100), 12.0, row) is True
 
