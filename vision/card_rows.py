@@ -38,7 +38,7 @@ ROW_ACROSS = 0.7          # ... lie side by side: the cosine between the line jo
 ROW_SIZE = 1.2            # ... are of one size (the larger index over the smaller, at most)
 ROW_STEP = (1.2, 4.5)     # ... and one step apart, in index sizes (rank-suit distances): a spot beyond each
                           #     ((1.2, 3.2) until 2026-12-07: a German pack's small index lies 3-4.5 apart)
-ROW_GAP = (3.0, 5.0)      # ... or two steps apart: a spot between them (both, from 3 to 4.5)
+ROW_GAP = (3.0, 5.0)      # ... or two steps apart: a spot between them (a pair 3-4.5 apart puts both kinds)
 SPOT_FREE = 1.0           # a spot this near (index sizes) a sure reading is not searched, nor named from a frame this near
 SPOT_SAME = 0.4           # ... nor one this near another spot
 SPOT_SHIFTS = (-0.3, -0.15, 0.0, 0.15, 0.3)   # the grid round a spot: shifts along and across (index sizes)
