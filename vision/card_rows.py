@@ -26,7 +26,8 @@ at ``SPOT_STRONG`` or more names the same card, at least ``SPOT_AGREE`` of them 
 reaches ``SPOT_SURE``.  On the top card's face the grid's shifts read the picture's glyphs as
 different cards, or nothing.  ``vision.cards`` adds the card only when it is named nowhere else in
 the picture and its best frame lies a step from every sure reading (``free``; docs/vision.md,
-pipeline step 9).
+pipeline step 9).  The cards it names join the sure readings and put spots of their own, searched in
+a next round: a row's run of missed indices is followed one step at a time.
 """
 
 from __future__ import annotations

@@ -89,7 +89,7 @@ from vision.card_corners import corner_readings, name_from_corners
 from vision.card_faces import name_from_face
 from vision.card_pips import count_pips, outline_from_pips
 from vision.card_regions import ASPECT, CARD_LENGTH, card_regions, moved_sides, side_offsets
-from vision.card_rows import LOOK, SPOT_LOOK, free, free_spots, row_spots, spot_frames, spot_reading
+from vision.card_rows import LOOK, SPOT_LOOK, SPOT_SAME, free, free_spots, row_spots, spot_frames, spot_reading
 from vision.imaging import check_frame
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "cards.npz"
@@ -131,6 +131,7 @@ UNDER_READING_TURN = 10.0  # ... least this many degrees (a back's ornament's ou
 UNDER_READING_EMPTY = 0.6  # ... or those that match it do so under this, unsure, and its corners read nothing (0: off)
 FACE_NAMES = True         # a region its corners leave unnamed may be named from its court picture (_second_look)
 ROW_SEARCH = True         # an index a fan's or meld's sure neighbours place is read there (_search_rows)
+ROW_ROUNDS = 3            # ... the cards it names placing more, for this many rounds (1 until 2026-12-07)
 FACE_ON_READINGS = True   # an unnamed face-up reading's outline may be named from its court picture (_faces_of_readings)
 PIP_NAMES = True          # an unnamed card whose pips count its rank, read at its index too, is named (_name_from_pips)
 PIP_AGREE = 0.6           # ... by a reading on it of that rank and the pips' colour at least this confident
@@ -1271,11 +1272,29 @@ def _search_rows(work, cards: list[dict], readings: list[dict], cnn, threshold: 
                  longest: float) -> None:
     """Add the cards of fans and meld rows whose index the first look missed (``vision.card_rows``):
     read by the CNN on a grid of frames where the row's sure readings put another index, and named
-    nowhere else in the picture.  An unnamed report on the same place gives way to the card."""
+    nowhere else in the picture.  An unnamed report on the same place gives way to the card.  The
+    cards named join the sure readings, and the spots they put are searched in the next round
+    (``ROW_ROUNDS``): under a glare a meld's three lowest cards, washed grey, are found one step
+    after another from the two named on top of them."""
     sure = [r for r in readings if r["confidence"] >= threshold]
-    spots = free_spots(row_spots(sure), sure)
+    searched = []
+    for _ in range(ROW_ROUNDS):
+        found = _search_row_spots(work, cards, sure, searched, cnn, geometry, longest)
+        if not found:
+            return
+        sure = sure + found
+
+
+def _search_row_spots(work, cards: list[dict], sure: list[dict], searched: list, cnn, geometry,
+                      longest: float) -> list[dict]:
+    """One round of ``_search_rows``: the cards named at the spots ``sure`` puts (but those of
+    ``searched``, the spots of the rounds before, to which this round's are added), added to
+    ``cards``; returned as anchors (``centre``, ``down``, ``scale``, ``card``) for the next round."""
+    spots = [s for s in free_spots(row_spots(sure), sure)
+             if not any(np.hypot(*(s[0] - k[0])) < SPOT_SAME * s[2] for k in searched)]
+    searched.extend(spots)
     if not spots:
-        return
+        return []
     grids = [spot_frames(s) for s in spots]
     n = len(grids[0][2])
     centre, down, scale = (np.concatenate(g) for g in zip(*grids))
@@ -1286,6 +1305,7 @@ def _search_rows(work, cards: list[dict], readings: list[dict], cnn, threshold: 
     _cnn_read(work, centre, down, scale, [i * n + k for i in keen for k in range(n) if k not in LOOK],
               cnn, label, conf)
     names = {c["card"] for c in cards if c["card"] is not None}
+    found = []
     for i in keen:
         got = spot_reading(label[i * n:(i + 1) * n], conf[i * n:(i + 1) * n])
         if got is None:
@@ -1303,6 +1323,9 @@ def _search_rows(work, cards: list[dict], readings: list[dict], cnn, threshold: 
         else:
             cards.append(new)
         names.add(label[k])
+        found.append({"card": label[k], "centre": centre[k], "down": down[k], "scale": float(scale[k]),
+                      "confidence": float(conf[k])})
+    return found
 
 
 def _faces_of_readings(work, cards: list[dict], threshold: float) -> None:
