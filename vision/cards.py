@@ -115,6 +115,11 @@ MAX_SCALE_RATIO = 1.5     # a reading this much larger than the picture's typica
 COURT_SCALE_RATIO = 2.3   # ... of a jack, queen or king this much larger: some packs set their court index wider
 ONE_COPY_MARGIN = 1.1     # a sure reading of a named card outside its outline grown this much: two places claim it
 SAME_SIDE = 0.35          # ... as does one turned against it less than this share of the card's width across from it
+FOUR_INDEX_SIDE = True    # ... and of two such readings along one long side, the one beside the card's edge keeps it
+EDGE_DIP = 0.25           # ... (_edge_beside): a dip this deep (a share of the paper's brightness) is an edge
+EDGE_FLAT = 0.1           # ... when the other side dips less than this
+EDGE_REACH = 0.3          # ... looked for this many index sizes either way of the outline's distance
+EDGE_ALONG = 1.5          # ... along this many either way of the reading's centre
 BOTH_CORNERS_WIN = True   # ... unless the card is read at both corners sure by both readers, the other not (_outweighed)
 LONE_MLP = 0.2            # a card named by one reading the MLPs give under this ...
 LONE_SURE = 0.99          # ... and the CNN under this is not named (_cnn_alone; 0: off) ...
@@ -1236,7 +1241,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
         if c["card"] is not None and any(
                 r["card"] == c["card"] and not any(r is o for o in support)
                 and _same_size(r["scale"], support[0]["scale"])
-                and _another_place(r, c, support) and not _outweighed(r, support, threshold) for r in sure):
+                and _another_place(r, c, support, work) and not _outweighed(r, support, threshold) for r in sure):
             c["card"] = None
     cards = _one_report_per_card(cards)
     if ROW_SEARCH and cnn:
@@ -1678,19 +1683,60 @@ def _inside(quad: np.ndarray, point, shrink: float = 0.9) -> bool:
     return cv2.pointPolygonTest(q, (float(point[0]), float(point[1])), False) >= 0
 
 
-def _another_place(reading: dict, card: dict, support: list[dict]) -> bool:
+def _another_place(reading: dict, card: dict, support: list[dict], work=None) -> bool:
     """Whether a sure ``reading`` of a named ``card`` (read by ``support``) puts it somewhere else:
     outside the card's outline, or, when one reading placed the card, turned against that reading
-    while on the same long side of the card rather than at its opposite corner (then the reading
-    that placed it is the third index of a deck printing four, taken for the card's far corner)."""
+    while on the same long side of the card rather than at its opposite corner.  Then the two are
+    two indices along one long side of a deck printing four, and which side the card lies on is not
+    known from them: the one that placed it may be the third index, taken for the card's far corner.
+    With ``work`` (``FOUR_INDEX_SIDE``) the card's edge beside them tells: see ``_edge_beside``."""
     if not _inside(card["quad"], reading["centre"], shrink=ONE_COPY_MARGIN):
         return True
     if len(support) > 1:
         return False
     one = support[0]
     width = np.linalg.norm(card["quad"][1] - card["quad"][0])
-    return (float(np.dot(reading["down"], one["down"])) < -0.85
-            and abs(float(np.dot(reading["centre"] - one["centre"], right_of(one["down"])))) < SAME_SIDE * width)
+    if not (float(np.dot(reading["down"], one["down"])) < -0.85
+            and abs(float(np.dot(reading["centre"] - one["centre"], right_of(one["down"])))) < SAME_SIDE * width):
+        return False
+    return not (FOUR_INDEX_SIDE and work is not None and _edge_beside(work, one, card["quad"]) > 0)
+
+
+def _edge_beside(work, reading: dict, quad) -> int:
+    """Which side of an index ``reading`` the edge of the card it placed (``quad``) lies on: 1 where
+    the outline puts it (its "left": the card lies on its "right"), -1 on the other side, 0 when the
+    picture does not tell.  Across the index column, as far from the reading's centre as the outline's
+    nearest side, a card's edge shows as a dip from the paper's brightness (its border line, the cloth
+    or the card under it); on the card's side, beside a corner index, lies blank paper.  Only a dip
+    of ``EDGE_DIP`` of the paper's brightness on one side, with none over ``EDGE_FLAT`` on the other,
+    tells (a fan's next card may lie that close on the card's side: then both dip)."""
+    quad = np.asarray(quad, float)
+    c = np.asarray(reading["centre"], float)
+    d = np.asarray(reading["down"], float) / np.hypot(*reading["down"])
+    s, r = float(reading["scale"]), right_of(d)
+    m = min(_point_line(c, quad[k], quad[(k + 1) % 4]) for k in range(4))
+    along = np.linspace(-EDGE_ALONG, EDGE_ALONG, 13) * s
+    side = {}
+    for sign in (-1, 1):
+        t = sign * (m + np.linspace(-EDGE_REACH, EDGE_REACH, 7) * s)
+        pts = c + t[:, None, None] * r + along[None, :, None] * d
+        v = cv2.remap(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY) if work.ndim == 3 else work,
+                      pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32), cv2.INTER_LINEAR,
+                      borderMode=cv2.BORDER_REPLICATE).astype(float)
+        side[sign] = np.median(v, axis=1)
+    paper = max(side[-1].max(), side[1].max())
+    dip = {k: (paper - v.min()) / max(paper, 1.0) for k, v in side.items()}
+    if dip[-1] >= EDGE_DIP and dip[1] < EDGE_FLAT:
+        return 1
+    if dip[1] >= EDGE_DIP and dip[-1] < EDGE_FLAT:
+        return -1
+    return 0
+
+
+def _point_line(p, a, b) -> float:
+    """The distance from point ``p`` to the line through ``a`` and ``b``."""
+    ab = b - a
+    return float(abs(ab[0] * (p[1] - a[1]) - ab[1] * (p[0] - a[0])) / max(np.hypot(*ab), 1e-9))
 
 
 def _orient(quad: np.ndarray, ref: np.ndarray) -> np.ndarray:

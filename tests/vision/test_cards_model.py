@@ -338,6 +338,42 @@ def test_a_four_index_decks_third_index_does_not_place_the_card(monkeypatch):
     assert np.allclose(found[0][1], top_left["quad"].mean(axis=0), atol=1.0)
 
 
+def _card_on_cloth(left: float, right: float, top: float = 86, bottom: float = 182, frame: float | None = None):
+    """A grey cloth (90) with a white card (235) from ``left`` to ``right``, and a court's frame line
+    (a dark line 2 px wide) at x = ``frame``."""
+    img = np.full((480, 640, 3), 90, np.uint8)
+    img[int(top):int(bottom), int(left):int(right)] = 235
+    if frame is not None:
+        img[int(top) + 10:int(bottom) - 10, int(frame):int(frame) + 2] = 40
+    return img
+
+
+def test_a_four_index_card_lies_on_the_side_of_its_index_column_away_from_its_edge(monkeypatch):
+    """Of a four-index jack's two indices along its left long side (the upright one paired with a
+    cover card's misread corner, as in the test above), each, taken for a top-left
+    index, puts the card on its own "right": the upright one rightwards, the one turned below it
+    leftwards.  Beside the column, as far as the outline's side, the card's edge shows on one side
+    only, the cloth beyond it (``_edge_beside``): the upright one's outline, with its edge there, is
+    named; the other not.  On a blank picture, or where a court's frame line dips as deep on the card's
+    side, it does not tell, and neither is named (``FOUR_INDEX_SIDE`` off: neither either)."""
+    top_left = _reading("JD", (100, 100), (0, 1), blobs=(1, 2))
+    misread = _reading("KC", _far_corner(top_left), (0, -1), confidence=0.88, blobs=(3, 4))
+    below = _reading("JD", (100, _far_corner(top_left)[1]), (0, -1), blobs=(5, 6))
+    left, right = top_left["quad"][:, 0].min(), top_left["quad"][:, 0].max()
+    card = _card_on_cloth(left, right)
+    assert C._edge_beside(card, top_left, top_left["quad"]) == 1
+    assert C._edge_beside(card, below, below["quad"]) == -1
+    monkeypatch.setattr(C, "read_indices", lambda work, model, cnn=None, keep=None: [top_left, misread, below])
+    found = [(c["card"], np.mean(c["quad"], axis=0)) for c in C.find_cards(card, cnn=False, regions=False)]
+    assert [c for c, _ in found if c] == ["JD"]
+    assert np.allclose(next(q for c, q in found if c), top_left["quad"].mean(axis=0), atol=3.0)
+    framed = _card_on_cloth(left, right, frame=100 + (100 - left) - 1)
+    assert C._edge_beside(framed, top_left, top_left["quad"]) == 0
+    assert not any(c["card"] for c in C.find_cards(framed, cnn=False, regions=False))
+    monkeypatch.setattr(C, "FOUR_INDEX_SIDE", False)
+    assert not any(c["card"] for c in C.find_cards(card, cnn=False, regions=False))
+
+
 @pytest.mark.parametrize("crowded, mlp_p, steady, named", [(True, 0.3, False, None), (True, 0.9, False, "7S"),
                                                             (False, 0.1, False, "7S"), (True, 0.3, True, "7S")])
 def test_a_reading_of_crowded_glyphs_needs_the_mlps_agreement(monkeypatch, crowded, mlp_p, steady, named):

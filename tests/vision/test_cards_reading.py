@@ -769,13 +769,33 @@ def test_an_index_washed_out_by_glare_pairs_its_faint_glyphs(monkeypatch):
     rank and suit only at the faint ink cut.  Two faint blobs pair (``FAINT_PAIRS``), and the three
     are named, every name right; when a faint blob paired only with a clear one, none of the three
     was with the row search as it was then.  Since the fiftieth session's wider step of the row
-    search (``card_rows.ROW_STEP``) the 7 is found by the search too."""
+    search (``card_rows.ROW_STEP``) the 7 is found by the search too, and since the fifty-first
+    session's rounds (``ROW_ROUNDS``) the 7, once named, places the other two: all three are found
+    without the faint pairs; with one round of the search, the 7 alone."""
     img, truth = _tuning_scene(3_541_278, "rheinland", condition="fan")
     lost = {"QH", "7C", "5C"}
     found = [f["card"] for f in find_cards(img) if f["card"]]
     assert lost <= set(found)
     assert set(found) <= {t["card"] for t in truth["cards"]}
     monkeypatch.setattr("vision.cards.FAINT_PAIRS", False)
+    found = {f["card"] for f in find_cards(img) if f["card"]}
+    assert lost <= found <= {t["card"] for t in truth["cards"]}
+    monkeypatch.setattr("vision.cards.ROW_ROUNDS", 1)
     assert lost & {f["card"] for f in find_cards(img)} == {"7C"}
     monkeypatch.setattr("vision.cards.ROW_SEARCH", False)
     assert not lost & {f["card"] for f in find_cards(img)}
+
+
+def test_a_four_index_meld_s_lowest_card_is_named_on_its_side_of_its_index_column(monkeypatch):
+    """Dev meld 3 550 122 (dondorf, which prints four indices): its lowest card, the ten of hearts,
+    is read sure at its top-left index and, turned, at its bottom-left one.  The second, taken for a
+    top-left index, puts a card a width to the left, on the cloth; so the ten was claimed at two
+    places and not named.  Its edge shows beside the upright index only (``FOUR_INDEX_SIDE``): it is
+    named there, on its own card, and nothing is named wrong; with the rule off, not named."""
+    from vision import cards as C
+    _named_unless(3_550_122, "dondorf", "TH", "meld", monkeypatch, {"vision.cards.FOUR_INDEX_SIDE": False})
+    img, truth = _tuning_scene(3_550_122, "dondorf", condition="meld")
+    monkeypatch.setattr(C, "FOUR_INDEX_SIDE", True)
+    ten = next(f for f in find_cards(img) if f["card"] == "TH")
+    quad = next(np.asarray(t["quad"], float) for t in truth["cards"] if t["card"] == "TH")
+    assert C._inside(quad, np.mean(np.asarray(ten["quad"], float), axis=0), shrink=1.0)
