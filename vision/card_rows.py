@@ -27,7 +27,8 @@ reaches ``SPOT_SURE``.  On the top card's face the grid's shifts read the pictur
 different cards, or nothing.  ``vision.cards`` adds the card only when it is named nowhere else in
 the picture and its best frame lies a step from every sure reading (``free``; docs/vision.md,
 pipeline step 9).  The cards it names join the sure readings and put spots of their own, searched in
-a next round: a row's run of missed indices is followed one step at a time.
+a next round: a row's run of missed indices is followed one step at a time.  ``vision.cards`` also
+lets readings too unsure to name their card put spots, after the sure ones' (``ROW_ANCHOR``).
 """
 
 from __future__ import annotations

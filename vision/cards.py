@@ -137,6 +137,7 @@ UNDER_READING_EMPTY = 0.6  # ... or those that match it do so under this, unsure
 FACE_NAMES = True         # a region its corners leave unnamed may be named from its court picture (_second_look)
 ROW_SEARCH = True         # an index a fan's or meld's sure neighbours place is read there (_search_rows)
 ROW_ROUNDS = 3            # ... the cards it names placing more, for this many rounds (1 until 2026-12-07)
+ROW_ANCHOR = 0.5          # ... readings this sure place spots, the sure ones' spots kept first (0.94 until 2026-12-07)
 FACE_ON_READINGS = True   # an unnamed face-up reading's outline may be named from its court picture (_faces_of_readings)
 PIP_NAMES = True          # an unnamed card whose pips count its rank, read at its index too, is named (_name_from_pips)
 PIP_AGREE = 0.6           # ... by a reading on it of that rank and the pips' colour at least this confident
@@ -1280,22 +1281,28 @@ def _search_rows(work, cards: list[dict], readings: list[dict], cnn, threshold: 
     nowhere else in the picture.  An unnamed report on the same place gives way to the card.  The
     cards named join the sure readings, and the spots they put are searched in the next round
     (``ROW_ROUNDS``): under a glare a meld's three lowest cards, washed grey, are found one step
-    after another from the two named on top of them."""
+    after another from the two named on top of them.  Readings too unsure to name a card
+    (``ROW_ANCHOR``) place spots too, after the sure ones' (a bellot fan's sure readings lay too far
+    apart to put a spot on a king between them); only the sure ones keep a spot off them."""
     sure = [r for r in readings if r["confidence"] >= threshold]
+    anchors = [r for r in readings if r["confidence"] >= min(ROW_ANCHOR, threshold)]
     searched = []
     for _ in range(ROW_ROUNDS):
-        found = _search_row_spots(work, cards, sure, searched, cnn, geometry, longest)
+        found = _search_row_spots(work, cards, anchors, sure, searched, cnn, geometry, longest)
         if not found:
             return
-        sure = sure + found
+        sure, anchors = sure + found, anchors + found
 
 
-def _search_row_spots(work, cards: list[dict], sure: list[dict], searched: list, cnn, geometry,
-                      longest: float) -> list[dict]:
-    """One round of ``_search_rows``: the cards named at the spots ``sure`` puts (but those of
-    ``searched``, the spots of the rounds before, to which this round's are added), added to
-    ``cards``; returned as anchors (``centre``, ``down``, ``scale``, ``card``) for the next round."""
-    spots = [s for s in free_spots(row_spots(sure), sure)
+def _search_row_spots(work, cards: list[dict], anchors: list[dict], sure: list[dict], searched: list, cnn,
+                      geometry, longest: float) -> list[dict]:
+    """One round of ``_search_rows``: the cards named at the spots ``anchors`` put (but those of
+    ``searched``, the spots of the rounds before, to which this round's are added), away from the
+    ``sure`` readings, added to ``cards``; returned as readings (``centre``, ``down``, ``scale``,
+    ``card``) for the next round."""
+    # the spots the sure readings put first: of two spots at one place the first is kept
+    spots = row_spots(sure) + (row_spots(anchors) if len(anchors) > len(sure) else [])
+    spots = [s for s in free_spots(spots, sure)
              if not any(np.hypot(*(s[0] - k[0])) < SPOT_SAME * s[2] for k in searched)]
     searched.extend(spots)
     if not spots:

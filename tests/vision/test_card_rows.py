@@ -164,3 +164,21 @@ def test_a_row_s_cards_named_by_the_search_place_the_next(monkeypatch):
                              if cards._inside(np.asarray(t["quad"], float), centre, shrink=1.0)]
     monkeypatch.setattr(cards, "ROW_ROUNDS", 1)
     assert sorted(f["card"] for f in cards.find_cards(img) if f["card"]) == ["6H", "8D", "TC"]
+
+
+def test_a_reading_too_unsure_to_name_its_card_places_the_row_s_spots(monkeypatch):
+    """Dev fan 3 540 871 (bellot): the king of clubs has no reading at its corner, and the sure
+    readings of the fan lie too far apart to put a spot on it.  Readings of 0.5 or more place spots
+    too (``ROW_ANCHOR``; only the sure ones name a card or keep a spot off them), and the grid
+    there names the king at 0.985, on its own card, every name in the fan right; with only the sure
+    readings placing spots, it is not named."""
+    img, truth = _dev(3540871, "fan")
+    found = cards.find_cards(img)
+    got = [f for f in found if f["card"] == "KC"]
+    assert len(got) == 1
+    centre = np.mean(np.asarray(got[0]["quad"], float), axis=0)
+    assert cards._inside(np.asarray(next(t for t in truth["cards"] if t["card"] == "KC")["quad"], float),
+                         centre, shrink=1.0)
+    assert {f["card"] for f in found if f["card"]} <= {t["card"] for t in truth["cards"]}
+    monkeypatch.setattr(cards, "ROW_ANCHOR", cards.DEFAULT_THRESHOLD)
+    assert not any(f["card"] == "KC" for f in cards.find_cards(img))
