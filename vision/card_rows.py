@@ -35,10 +35,9 @@ from __future__ import annotations
 
 import numpy as np
 
-ROW_TURN = 40.0           # two readings of one row are turned less than this from each other (degrees) ...
-                          #     (30 until 2026-12-07)
+ROW_TURN = 30.0           # two readings of one row are turned less than this from each other (degrees) ...
 ROW_ACROSS = 0.7          # ... lie side by side: the cosine between the line joining them and their "right"
-ROW_SIZE = 1.35           # ... are of one size (the larger index over the smaller, at most; 1.2 until 2026-12-07)
+ROW_SIZE = 1.2            # ... are of one size (the larger index over the smaller, at most)
 ROW_STEP = (1.2, 4.5)     # ... and one step apart, in index sizes (rank-suit distances): a spot beyond each
                           #     ((1.2, 3.2) until 2026-12-07: a German pack's small index lies 3-4.5 apart)
 ROW_GAP = (3.0, 5.0)      # ... or two steps apart: a spot between them (a pair 3-4.5 apart puts both kinds)
