@@ -121,19 +121,26 @@ def test_a_row_names_the_card_the_first_look_missed(seed, condition, card, monke
     assert not any(f["card"] == card for f in cards.find_cards(img))
 
 
+def _named_once_on_its_card(seed, condition, card):
+    """A dev scene (returned) where ``card`` is named once, its outline's centre on its own card, and
+    every card named is a face-up card of the scene."""
+    img, truth = _dev(seed, condition)
+    found = cards.find_cards(img)
+    got = [f for f in found if f["card"] == card]
+    assert len(got) == 1
+    centre = np.mean(np.asarray(got[0]["quad"], float), axis=0)
+    assert cards._inside(np.asarray(next(t for t in truth["cards"] if t["card"] == card)["quad"], float),
+                         centre, shrink=1.0)
+    assert {f["card"] for f in found if f["card"]} <= {t["card"] for t in truth["cards"] if t["face"] == "up"}
+    return img
+
+
 def test_a_grid_whose_best_patch_reads_0_98_names_its_card(monkeypatch):
     """Dev scene 3 170 105: a meld's six of diamonds, fully in view, whose index the first look
     did not name.  The grid round the spot its row puts there agrees on it, the best patch at 0.982:
     named with ``SPOT_SURE`` 0.98 (since 2026-12-07), on its own card, and every name in the scene
     right; at 0.99 it was not named."""
-    img, truth = _dev(3170105, None)
-    found = cards.find_cards(img)
-    got = [f for f in found if f["card"] == "6D"]
-    assert len(got) == 1
-    centre = np.mean(np.asarray(got[0]["quad"], float), axis=0)
-    assert cards._inside(np.asarray(next(t for t in truth["cards"] if t["card"] == "6D")["quad"], float),
-                         centre, shrink=1.0)
-    assert {f["card"] for f in found if f["card"]} <= {t["card"] for t in truth["cards"] if t["face"] == "up"}
+    img = _named_once_on_its_card(3170105, None, "6D")
     monkeypatch.setattr(card_rows, "SPOT_SURE", 0.99)
     assert not any(f["card"] == "6D" for f in cards.find_cards(img))
 
@@ -172,13 +179,6 @@ def test_a_reading_too_unsure_to_name_its_card_places_the_row_s_spots(monkeypatc
     too (``ROW_ANCHOR``; only the sure ones name a card or keep a spot off them), and the grid
     there names the king at 0.985, on its own card, every name in the fan right; with only the sure
     readings placing spots, it is not named."""
-    img, truth = _dev(3540871, "fan")
-    found = cards.find_cards(img)
-    got = [f for f in found if f["card"] == "KC"]
-    assert len(got) == 1
-    centre = np.mean(np.asarray(got[0]["quad"], float), axis=0)
-    assert cards._inside(np.asarray(next(t for t in truth["cards"] if t["card"] == "KC")["quad"], float),
-                         centre, shrink=1.0)
-    assert {f["card"] for f in found if f["card"]} <= {t["card"] for t in truth["cards"]}
+    img = _named_once_on_its_card(3540871, "fan", "KC")
     monkeypatch.setattr(cards, "ROW_ANCHOR", cards.DEFAULT_THRESHOLD)
     assert not any(f["card"] == "KC" for f in cards.find_cards(img))
