@@ -1288,23 +1288,22 @@ def _search_rows(work, cards: list[dict], readings: list[dict], cnn, threshold: 
     anchors = [r for r in readings if r["confidence"] >= min(ROW_ANCHOR, threshold)]
     searched = []
     for _ in range(ROW_ROUNDS):
-        found = _search_row_spots(work, cards, anchors, sure, searched, cnn, geometry, longest)
+        # the spots the sure readings put first: of two spots at one place the first is kept
+        spots = row_spots(sure) + (row_spots(anchors) if len(anchors) > len(sure) else [])
+        spots = [s for s in free_spots(spots, sure)
+                 if not any(np.hypot(*(s[0] - k[0])) < SPOT_SAME * s[2] for k in searched)]
+        searched += spots
+        found = _name_row_spots(work, cards, spots, sure, cnn, geometry, longest)
         if not found:
             return
         sure, anchors = sure + found, anchors + found
 
 
-def _search_row_spots(work, cards: list[dict], anchors: list[dict], sure: list[dict], searched: list, cnn,
-                      geometry, longest: float) -> list[dict]:
-    """One round of ``_search_rows``: the cards named at the spots ``anchors`` put (but those of
-    ``searched``, the spots of the rounds before, to which this round's are added), away from the
-    ``sure`` readings, added to ``cards``; returned as readings (``centre``, ``down``, ``scale``,
-    ``card``) for the next round."""
-    # the spots the sure readings put first: of two spots at one place the first is kept
-    spots = row_spots(sure) + (row_spots(anchors) if len(anchors) > len(sure) else [])
-    spots = [s for s in free_spots(spots, sure)
-             if not any(np.hypot(*(s[0] - k[0])) < SPOT_SAME * s[2] for k in searched)]
-    searched.extend(spots)
+def _name_row_spots(work, cards: list[dict], spots: list, sure: list[dict], cnn, geometry,
+                    longest: float) -> list[dict]:
+    """One round of ``_search_rows``: the cards named at ``spots``, away from the ``sure`` readings,
+    added to ``cards``; returned as readings (``centre``, ``down``, ``scale``, ``card``) for the
+    next round."""
     if not spots:
         return []
     grids = [spot_frames(s) for s in spots]
@@ -1723,14 +1722,13 @@ def _edge_beside(work, reading: dict, quad) -> int:
     s, r = float(reading["scale"]), right_of(d)
     m = min(_point_line(c, quad[k], quad[(k + 1) % 4]) for k in range(4))
     along = np.linspace(-EDGE_ALONG, EDGE_ALONG, 13) * s
+    grey = cv2.cvtColor(work, cv2.COLOR_BGR2GRAY) if work.ndim == 3 else work
     side = {}
     for sign in (-1, 1):
         t = sign * (m + np.linspace(-EDGE_REACH, EDGE_REACH, 7) * s)
-        pts = c + t[:, None, None] * r + along[None, :, None] * d
-        v = cv2.remap(cv2.cvtColor(work, cv2.COLOR_BGR2GRAY) if work.ndim == 3 else work,
-                      pts[..., 0].astype(np.float32), pts[..., 1].astype(np.float32), cv2.INTER_LINEAR,
-                      borderMode=cv2.BORDER_REPLICATE).astype(float)
-        side[sign] = np.median(v, axis=1)
+        pts = (c + t[:, None, None] * r + along[None, :, None] * d).astype(np.float32)
+        v = cv2.remap(grey, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        side[sign] = np.median(v.astype(float), axis=1)
     paper = max(side[-1].max(), side[1].max())
     dip = {k: (paper - v.min()) / max(paper, 1.0) for k, v in side.items()}
     if dip[-1] >= EDGE_DIP and dip[1] < EDGE_FLAT:
