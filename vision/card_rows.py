@@ -89,14 +89,14 @@ def row_spots(anchors: list[dict]) -> list[tuple[np.ndarray, np.ndarray, float]]
     return spots
 
 
-def free_spots(spots, readings: list[dict]):
+def free_spots(spots, readings: list[dict], searched=()):
     """``spots`` without those where an index was read sure already (``readings``, ``SPOT_FREE``) or
-    that repeat another spot (``SPOT_SAME``)."""
+    that repeat another spot, kept before or ``searched`` already (``SPOT_SAME``)."""
     kept = []
     for c, d, s in spots:
         if not free(c, s, readings):
             continue
-        if any(np.hypot(*(c - k[0])) < SPOT_SAME * s for k in kept):
+        if any(np.hypot(*(c - k[0])) < SPOT_SAME * s for k in (*searched, *kept)):
             continue
         kept.append((c, d / np.hypot(*d), s))
     return kept

@@ -89,7 +89,7 @@ from vision.card_corners import corner_readings, name_from_corners
 from vision.card_faces import name_from_face
 from vision.card_pips import count_pips, outline_from_pips
 from vision.card_regions import ASPECT, CARD_LENGTH, card_regions, moved_sides, side_offsets
-from vision.card_rows import LOOK, SPOT_LOOK, SPOT_SAME, free, free_spots, row_spots, spot_frames, spot_reading
+from vision.card_rows import LOOK, SPOT_LOOK, free, free_spots, row_spots, spot_frames, spot_reading
 from vision.imaging import check_frame
 
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "cards.npz"
@@ -1290,8 +1290,7 @@ def _search_rows(work, cards: list[dict], readings: list[dict], cnn, threshold: 
     for _ in range(ROW_ROUNDS):
         # the spots the sure readings put first: of two spots at one place the first is kept
         spots = row_spots(sure) + (row_spots(anchors) if len(anchors) > len(sure) else [])
-        spots = [s for s in free_spots(spots, sure)
-                 if not any(np.hypot(*(s[0] - k[0])) < SPOT_SAME * s[2] for k in searched)]
+        spots = free_spots(spots, sure, searched)
         searched += spots
         found = _name_row_spots(work, cards, spots, sure, cnn, geometry, longest)
         if not found:
