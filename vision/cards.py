@@ -138,6 +138,8 @@ FACE_NAMES = True         # a region its corners leave unnamed may be named from
 ROW_SEARCH = True         # an index a fan's or meld's sure neighbours place is read there (_search_rows)
 ROW_ROUNDS = 3            # ... the cards it names placing more, for this many rounds (1 until 2026-12-07)
 ROW_ANCHOR = 0.5          # ... readings this sure place spots, the sure ones' spots kept first (0.94 until 2026-12-07)
+ROW_RECHECK = True        # ... and a sure reading of crowded glyphs left unnamed, its card read sure nowhere else,
+                          #     does not keep a spot off it: the grid there reads it again (_keeping_spots_off)
 FACE_ON_READINGS = True   # an unnamed face-up reading's outline may be named from its court picture (_faces_of_readings)
 PIP_NAMES = True          # an unnamed card whose pips count its rank, read at its index too, is named (_name_from_pips)
 PIP_AGREE = 0.6           # ... by a reading on it of that rank and the pips' colour at least this confident
@@ -1283,19 +1285,38 @@ def _search_rows(work, cards: list[dict], readings: list[dict], cnn, threshold: 
     (``ROW_ROUNDS``): under a glare a meld's three lowest cards, washed grey, are found one step
     after another from the two named on top of them.  Readings too unsure to name a card
     (``ROW_ANCHOR``) place spots too, after the sure ones' (a bellot fan's sure readings lay too far
-    apart to put a spot on a king between them); only the sure ones keep a spot off them."""
+    apart to put a spot on a king between them); only the sure ones keep a spot off them, and not
+    every one of those (``_keeping_spots_off``)."""
     sure = [r for r in readings if r["confidence"] >= threshold]
     anchors = [r for r in readings if r["confidence"] >= min(ROW_ANCHOR, threshold)]
+    keep_off = _keeping_spots_off(sure, cards)
     searched = []
     for _ in range(ROW_ROUNDS):
         # the spots the sure readings put first: of two spots at one place the first is kept
         spots = row_spots(sure) + (row_spots(anchors) if len(anchors) > len(sure) else [])
-        spots = free_spots(spots, sure, searched)
+        spots = free_spots(spots, keep_off, searched)
         searched += spots
-        found = _name_row_spots(work, cards, spots, sure, cnn, geometry, longest)
+        found = _name_row_spots(work, cards, spots, keep_off, cnn, geometry, longest)
         if not found:
             return
-        sure, anchors = sure + found, anchors + found
+        sure, anchors, keep_off = sure + found, anchors + found, keep_off + found
+
+
+def _keeping_spots_off(sure: list[dict], cards: list[dict]) -> list[dict]:
+    """The sure readings that keep the row search's spots off them (``free_spots``): all of them,
+    but for those of crowded glyphs the MLPs do not confirm (``_unconfirmed_crowded``) whose card is
+    named nowhere and read sure nowhere else (``ROW_RECHECK``).  Such a reading names no card by
+    itself: at a fan's end a sure queen of hearts, crowded by the cloth's edge beside it, was left
+    unnamed, and since it kept the spot its neighbours put on it unsearched, so was the seven under
+    it, a step further on (dev fan 3 540 917).  The grid of frames round the spot is a second
+    reading of its own (its frames are shifted, and the grid must agree).  A card read sure at two
+    places is left out: the grid would name it at one of them, perhaps the wrong one (a four-index
+    jack of diamonds, dev meld 3 550 099)."""
+    if not ROW_RECHECK:
+        return sure
+    names = {c["card"] for c in cards if c["card"] is not None}
+    return [r for r in sure if r["card"] in names or not _unconfirmed_crowded(r)
+            or sum(o["card"] == r["card"] for o in sure) > 1]
 
 
 def _name_row_spots(work, cards: list[dict], spots: list, sure: list[dict], cnn, geometry,

@@ -182,3 +182,43 @@ def test_a_reading_too_unsure_to_name_its_card_places_the_row_s_spots(monkeypatc
     img = _named_once_on_its_card(3540871, "fan", "KC")
     monkeypatch.setattr(cards, "ROW_ANCHOR", cards.DEFAULT_THRESHOLD)
     assert not any(f["card"] == "KC" for f in cards.find_cards(img))
+
+
+def test_a_sure_reading_of_crowded_glyphs_left_unnamed_is_read_again_by_its_row(monkeypatch):
+    """Dev fan 3 540 917 (bellot): the queen of hearts at the fan's end is read sure (0.997) from
+    glyphs crowded by the edge beside them, which the MLPs do not confirm, so the reading names no
+    card.  It no longer keeps the spot its neighbours put there unsearched (``ROW_RECHECK``): the
+    grid names the queen on her own card, and the seven of clubs a step further on in the next
+    round, every name in the fan right.  With the reading keeping its spot off, neither is named."""
+    img = _named_once_on_its_card(3540917, "fan", "QH")
+    _named_once_on_its_card(3540917, "fan", "7C")
+    monkeypatch.setattr(cards, "ROW_RECHECK", False)
+    named = {f["card"] for f in cards.find_cards(img)}
+    assert "QH" not in named and "7C" not in named
+
+
+def test_a_card_read_sure_at_two_places_keeps_the_row_s_spots_off_both(monkeypatch):
+    """Dev meld 3 550 099 (dondorf, four indices): the jack of diamonds is read sure at two of its
+    indices, one of them from crowded glyphs, and is named at neither (a pack has each card once).
+    That reading still keeps the row's spot off it: searched, the grid named the jack there, on
+    the card above it.  So no card is named off its own card, and the jack is not named."""
+    img, truth = _dev(3550099, "meld")
+
+    def named_off_their_cards():
+        wrong = []
+        for f in cards.find_cards(img):
+            if f["card"] is None:
+                continue
+            centre = np.mean(np.asarray(f["quad"], float), axis=0)
+            under = [t for t in truth["cards"] if cards._inside(np.asarray(t["quad"], float), centre, shrink=1.0)]
+            if not any(t["card"] == f["card"] for t in under):
+                wrong.append(f["card"])
+        return wrong
+
+    assert named_off_their_cards() == []
+    real = cards._unconfirmed_crowded
+    # without the check on the card's other sure readings: the crowded reading of the jack of
+    # diamonds alone would keep no spot off it
+    monkeypatch.setattr(cards, "_keeping_spots_off", lambda sure, found: [
+        r for r in sure if r["card"] in {c["card"] for c in found} or not real(r)])
+    assert named_off_their_cards() == ["JD"]
