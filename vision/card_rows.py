@@ -15,7 +15,8 @@ alike (``ROW_TURN``) and one step apart (``ROW_STEP``), and puts a spot one step
 the pair; two readings two steps apart (``ROW_GAP``) put one between them.  The two ranges overlap:
 a German pack's small index lies as many index sizes from the next as a French one two cards away,
 and such a pair puts all three spots, the one between first.  A spot where an index was read sure
-already is dropped (``free_spots``).
+already is dropped (``free_spots``), unless that reading, of crowded glyphs, named no card
+(``vision.cards._keeping_spots_off``).
 
 ``vision.cards`` reads the patches of a small grid of frames round a spot (``spot_frames``: shifted
 ``SPOT_SHIFTS`` of the index size along and across it) with the convolutional reader alone: first

@@ -123,6 +123,7 @@ EDGE_ALONG = 1.5          # ... along this many either way of the reading's cent
 BOTH_CORNERS_WIN = True   # ... unless the card is read at both corners sure by both readers, the other not (_outweighed)
 LONE_MLP = 0.2            # a card named by one reading the MLPs give under this ...
 LONE_SURE = 0.99          # ... and the CNN under this is not named (_cnn_alone; 0: off) ...
+LONE_NO_VETO = True       # ... nor does it veto a card's other corner, sure by both readers (_lone_guess)
 ROW_SPAN = 6.0            # ... unless another reading of the same size lies within this many rank-suit
 ROW_PARALLEL = 0.9        # ... distances, turned less than this cosine from it: a fan's or meld's row (_in_a_row)
 TWO_WEAK_MLP = True       # two corners, each under the threshold, name a card only when the MLPs' rank is its at both
@@ -151,6 +152,7 @@ DOWN_CNN_ALONE = True     # a region called face down is not named by readings s
 INDEX_FACE_UP = 0.9       # a region called face down whose corners read an index this sure is face up, unnamed (0: off)
 ON_TOP_RATIO = 1.55       # a sure reading inside a named card, up to this much larger than its index, lies on it
 ON_TOP_SMALLER = 0.55     # ... and down to this much smaller (0.7 until 2026-12-06)
+ON_TOP_TYPICAL = 0.7      # ... or of the picture's typical index, when the named card was read under this share of it (0: off)
 ON_TOP_HIDES = 0.85       # ... unless its outline, shrunk by this, covers every index the named card was read at (0: off)
 HIDES_ROW = True          # ... which a row of indices may (a fan's next card, _in_a_row)
 SAME_SIZE = 1.3           # two readings of one card this close in rank-suit distance are the same size
@@ -1163,7 +1165,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
         # card read at both corners: in a pile turned a little both corners of the card below
         # show), unless it names that same card (a pack has each card once: a glyph of its picture)
         if any(all(_inside(q, r["centre"]) and (r["confidence"] < threshold or r["card"] == name or
-                                                not ON_TOP_SMALLER < r["scale"] / sc < _on_top_ratio(r)
+                                                _odd_sized(r, sc, typical)
                                                 or _hides(r, seen, readings)) for r in g)
                for q, sc, name, seen in named):
             continue
@@ -1193,7 +1195,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
             card = surest["card"] if surest["confidence"] >= threshold else None
             conf = surest["confidence"]
         elif (len(ids) > 1 and _sure_by_both(surest, threshold)
-              and not any(_could_name(r, threshold) for r in index if r is not surest)):
+              and not any(_could_name(r, threshold) and not _lone_guess(r, readings) for r in index if r is not surest)):
             # one corner sure by both readers, the other unsure (or sure only from crowded glyphs the
             # MLPs do not confirm): on 1 400 tuning scenes the sure one was right 20 times of 20 (the
             # other was a misread, or another card's index beside it).  The MLPs' bar here is
@@ -1581,6 +1583,21 @@ def _on_top_ratio(reading: dict) -> float:
     return ON_TOP_RATIO * _max_ratio(reading) / MAX_SCALE_RATIO
 
 
+def _odd_sized(reading: dict, scale: float, typical: float) -> bool:
+    """Whether a sure reading inside a named card, whose index measured ``scale``, is too large or
+    too small to be a card lying on it (``ON_TOP_RATIO``, ``ON_TOP_SMALLER``): glyphs of its face.
+    A named card read at under ``ON_TOP_TYPICAL`` of the picture's typical index size may have been
+    named from a patch placed smaller than its index (a bellot two of hearts read 1.0 at 8.7 px,
+    its fan's indices 13-16 px, and the four of diamonds beside it, read 0.981 at 15 px, was taken
+    for glyphs of the two's face; dev fan 3 540 871): then a reading of the typical size is not odd
+    either.  (Measured against the typical size alone, a meld's six of diamonds, 10.2 px, lying on
+    a two read at 10.5 px was dropped: the queen's index in that pack is set twice as wide, and the
+    typical size was hers, 19 px; dev meld 3 550 266.)"""
+    def fits(size: float) -> bool:
+        return ON_TOP_SMALLER < reading["scale"] / size < _on_top_ratio(reading)
+    return not (fits(scale) or (ON_TOP_TYPICAL and typical and scale < ON_TOP_TYPICAL * typical and fits(typical)))
+
+
 def _hides(reading: dict, seen: list[np.ndarray], readings: list[dict]) -> bool:
     """Whether the card ``reading`` places (its outline shrunk by ``ON_TOP_HIDES``) would cover every
     point ``seen`` where the named card it lies in was read.  A card lying on top cannot hide all of
@@ -1625,6 +1642,14 @@ def _cnn_alone(reading: dict) -> bool:
     ``LONE_MLP`` and the CNN under ``LONE_SURE``.  Such a reading does not name a card by itself,
     unless it lies in a row of indices (``_in_a_row``)."""
     return reading["mlp_p"] < LONE_MLP and reading["confidence"] < LONE_SURE
+
+
+def _lone_guess(reading: dict, readings: list[dict]) -> bool:
+    """Whether a reading could not name its card by itself for being sure by the CNN alone
+    (``_cnn_alone``, no row beside it): then it does not veto the card's other corner either, read
+    sure by both readers (``LONE_NO_VETO``).  A trick's six of spades, read so at one corner, was
+    read an ace at the other, 0.963 by the CNN and 0.009 by the MLPs (dev 3 560 073)."""
+    return LONE_NO_VETO and _cnn_alone(reading) and not _in_a_row(reading, readings)
 
 
 def _weak_pair_doubted(index: list[dict]) -> bool:

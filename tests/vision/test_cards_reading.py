@@ -799,3 +799,26 @@ def test_a_four_index_meld_s_lowest_card_is_named_on_its_side_of_its_index_colum
     ten = next(f for f in find_cards(img) if f["card"] == "TH")
     quad = next(np.asarray(t["quad"], float) for t in truth["cards"] if t["card"] == "TH")
     assert C._inside(quad, np.mean(np.asarray(ten["quad"], float), axis=0), shrink=1.0)
+
+
+def test_a_reading_sure_by_the_cnn_alone_does_not_veto_a_card_sure_by_both_readers(monkeypatch):
+    """Dev trick 3 560 073 (plastic): the six of spades is read 1.0 at one corner, the MLPs giving
+    it 0.94; at its other corner the CNN reads an ace of spades at 0.963 and the MLPs give that
+    0.009, with no row of indices beside it.  Such a reading could not name a card by itself
+    (``_cnn_alone``), so it does not make the six's corners disagree (``LONE_NO_VETO``): the six is
+    named, every name in the trick right; with the rule off it was reported unnamed."""
+    _named_unless(3_560_073, "plastic", "6S", "trick", monkeypatch,
+                  {"vision.cards.FACE_NAMES": False, "vision.cards.FACE_ON_READINGS": False,
+                   "vision.cards.PIP_NAMES": False, "vision.cards.ROW_SEARCH": False,
+                   "vision.cards.LONE_NO_VETO": False})
+
+
+def test_a_card_in_a_named_card_read_small_is_measured_against_the_typical_index(monkeypatch):
+    """Dev fan 3 540 871 (bellot): the two of hearts is named 1.0 from a patch placed at 8.7 px,
+    where the fan's indices measure 13-16 px.  The four of diamonds beside it, read 0.981 at 15 px
+    with its reading's centre inside the two's outline, was 1.7 times the two's size and taken for
+    glyphs of the two's face.  When a named card was read under ``ON_TOP_TYPICAL`` of the picture's
+    typical index size, a reading of the typical size is not odd either: the four is named, every
+    name in the fan right; with the rule off it is not."""
+    _named_unless(3_540_871, "bellot", "4D", "fan", monkeypatch,
+                  {"vision.cards.ROW_SEARCH": False, "vision.cards.ON_TOP_TYPICAL": 0})
