@@ -771,7 +771,10 @@ def test_a_reading_of_a_card_named_by_its_own_group_does_not_veto(monkeypatch):
     """A two of hearts read sure at its index and, paired with it as its other corner, a reading of
     the six of clubs (0.95, the MLPs 0.14), a card a group of its own names surely elsewhere: the
     two is named (the six, read sure at two places, is not).  A reading of a card named nowhere
-    else still vetoes: the two is then not named."""
+    else still vetoes: the two is then not named.  (The six here is sure by the CNN alone, and
+    such a reading no longer vetoes at all, ``LONE_NO_VETO``: held off, so that the test shows what
+    ``CLAIMED_ELSEWHERE`` does.)"""
+    monkeypatch.setattr(C, "LONE_NO_VETO", False)
     two = _reading("2H", (100, 100), (0, 1), blobs=(1, 2))
     six_here = _reading("6C", _far_corner(two), (0, -1), confidence=0.95, mlp_p=0.14, blobs=(3, 4))
     six = _reading("6C", (400, 100), (0, 1), blobs=(5, 6))
