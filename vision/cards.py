@@ -1313,11 +1313,14 @@ def _keeping_spots_off(sure: list[dict], cards: list[dict]) -> list[dict]:
     it, a step further on (dev fan 3 540 917).  The grid of frames round the spot is a second
     reading of its own (its frames are shifted, and the grid must agree).  A card read sure at two
     places is left out: the grid would name it at one of them, perhaps the wrong one (a four-index
-    jack of diamonds, dev meld 3 550 099)."""
+    jack of diamonds, dev meld 3 550 099).  So is a reading of an ace: the grid is the CNN alone, and
+    the CNN takes a paris king's serif K for an A (a king of clubs read the ace 0.969, crowded, the
+    MLPs 0.48, was named the ace by the grid at 0.992: fresh fan 3 542 686, the first fresh set
+    this rule met)."""
     if not ROW_RECHECK:
         return sure
     names = {c["card"] for c in cards if c["card"] is not None}
-    return [r for r in sure if r["card"] in names or not _unconfirmed_crowded(r)
+    return [r for r in sure if r["card"] in names or not _unconfirmed_crowded(r) or r["card"][0] == "A"
             or sum(o["card"] == r["card"] for o in sure) > 1]
 
 
