@@ -139,8 +139,8 @@ FACE_NAMES = True         # a region its corners leave unnamed may be named from
 ROW_SEARCH = True         # an index a fan's or meld's sure neighbours place is read there (_search_rows)
 ROW_ROUNDS = 3            # ... the cards it names placing more, for this many rounds (1 until 2026-12-07)
 ROW_ANCHOR = 0.5          # ... readings this sure place spots, the sure ones' spots kept first (0.94 until 2026-12-07)
-ROW_RECHECK = True        # ... and a sure reading of crowded glyphs left unnamed, its card read sure nowhere else,
-                          #     does not keep a spot off it: the grid there reads it again (_keeping_spots_off)
+ROW_RECHECK = True        # ... and a sure reading of crowded glyphs left unnamed, its card read sure nowhere else
+                          #     and not an ace, does not keep a spot off it: the grid reads it again (_keeping_spots_off)
 FACE_ON_READINGS = True   # an unnamed face-up reading's outline may be named from its court picture (_faces_of_readings)
 PIP_NAMES = True          # an unnamed card whose pips count its rank, read at its index too, is named (_name_from_pips)
 PIP_AGREE = 0.6           # ... by a reading on it of that rank and the pips' colour at least this confident
