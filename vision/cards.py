@@ -1215,7 +1215,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
             # be cut or misjoined: named only when the MLP, from other features, reads the same card,
             # or when the card's two corners, crowded each in its own way, both read it sure
             card = None
-        if card is not None and len(support) == 1 and _cnn_alone(support[0]) and not _in_a_row(support[0], readings):
+        if card is not None and len(support) == 1 and _alone_out_of_a_row(support[0], readings):
             # one reading, sure by the CNN but not very sure, the MLPs reading another card, and no
             # row of indices beside it: in piles such a reading was a glyph of the top card's face or
             # of a lower card read as a card not on the table (3 of the 13 fully visible cards named
@@ -1647,12 +1647,18 @@ def _cnn_alone(reading: dict) -> bool:
     return reading["mlp_p"] < LONE_MLP and reading["confidence"] < LONE_SURE
 
 
+def _alone_out_of_a_row(reading: dict, readings: list[dict]) -> bool:
+    """Whether a reading cannot name its card by itself: sure by the CNN alone (``_cnn_alone``) with
+    no row of indices beside it (``_in_a_row``)."""
+    return _cnn_alone(reading) and not _in_a_row(reading, readings)
+
+
 def _lone_guess(reading: dict, readings: list[dict]) -> bool:
-    """Whether a reading could not name its card by itself for being sure by the CNN alone
-    (``_cnn_alone``, no row beside it): then it does not veto the card's other corner either, read
-    sure by both readers (``LONE_NO_VETO``).  A trick's six of spades, read so at one corner, was
-    read an ace at the other, 0.963 by the CNN and 0.009 by the MLPs (dev 3 560 073)."""
-    return LONE_NO_VETO and _cnn_alone(reading) and not _in_a_row(reading, readings)
+    """Whether a reading that cannot name its card by itself (``_alone_out_of_a_row``) is kept from
+    vetoing the card's other corner, read sure by both readers (``LONE_NO_VETO``).  A trick's six of
+    spades, read so at one corner, was read an ace at the other, 0.963 by the CNN and 0.009 by the
+    MLPs (dev 3 560 073)."""
+    return LONE_NO_VETO and _alone_out_of_a_row(reading, readings)
 
 
 def _weak_pair_doubted(index: list[dict]) -> bool:
