@@ -153,6 +153,7 @@ INDEX_FACE_UP = 0.9       # a region called face down whose corners read an inde
 ON_TOP_RATIO = 1.55       # a sure reading inside a named card, up to this much larger than its index, lies on it
 ON_TOP_SMALLER = 0.55     # ... and down to this much smaller (0.7 until 2026-12-06)
 ON_TOP_TYPICAL = 0.7      # ... or of the picture's typical index, when the named card was read under this share of it (0: off)
+ON_TOP_MLP = 0.0          # ... and the MLPs give its card at least this (0: off)
 ON_TOP_HIDES = 0.85       # ... unless its outline, shrunk by this, covers every index the named card was read at (0: off)
 HIDES_ROW = True          # ... which a row of indices may (a fan's next card, _in_a_row)
 SAME_SIZE = 1.3           # two readings of one card this close in rank-suit distance are the same size
@@ -179,6 +180,7 @@ MAX_DENSITY = 0.3          # a blob with more ink than this round it (a share of
 CROWDED_DENSITY = 0.2      # ... one with more than this has something dark beside it (a card's edge, a pip)
 CROWDED_CONFIRM = 0.5      # a reading resting on crowded glyphs needs at least this probability from the MLP too
 TWO_SURE_CORNERS = True    # ... unless both of the card's corners read it sure (each at the threshold)
+IDLE_PARTNER = True        # ... and a corner neither reader stands by does not lift it (_idle_partner)
 STEADY = True              # ... or the CNN's reading of it kept under small shifts, turns and scalings (below)
 STEADY_MIN = 0.95          # the CNN's probability of the card in each moved patch, at least
 STEADY_MLP = 0.1           # ... and the MLPs' at least this (they do not read it as another card outright)
@@ -1164,7 +1166,8 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
         # another card; a confident one of the right size is a card lying on top of it (even on a
         # card read at both corners: in a pile turned a little both corners of the card below
         # show), unless it names that same card (a pack has each card once: a glyph of its picture)
-        if any(all(_inside(q, r["centre"]) and (r["confidence"] < threshold or r["card"] == name or
+        if any(all(_inside(q, r["centre"]) and (r["confidence"] < threshold or r["card"] == name
+                                                or r["mlp_p"] < ON_TOP_MLP or
                                                 _odd_sized(r, sc, typical)
                                                 or _hides(r, seen, readings)) for r in g)
                for q, sc, name, seen in named):
@@ -1209,7 +1212,8 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
                                                                          and not _weak_pair_doubted(index))
                     else None)
         support = [r for r in index if r["card"] == card]
-        if card is not None and all(_unconfirmed_crowded(r) for r in support) and not (
+        if card is not None and all(_unconfirmed_crowded(r) or _idle_partner(r, threshold) for r in support) and any(
+                _unconfirmed_crowded(r) for r in support) and not (
                 TWO_SURE_CORNERS and len(support) == 2 and all(r["confidence"] >= threshold for r in support)):
             # a glyph with ink crowding it (another card's edge across it, a pip joined to it) may
             # be cut or misjoined: named only when the MLP, from other features, reads the same card,
@@ -1709,6 +1713,16 @@ def _suit_in_doubt(reading: dict, surest: dict) -> bool:
     the other, 0.78).  Such a reading still vetoes the sure one."""
     return (CUT_SAME_RANK and reading.get("cut_suit", False) and reading["card"][0] == surest["card"][0]
             and reading["card"] != surest["card"])
+
+
+def _idle_partner(reading: dict, threshold: float) -> bool:
+    """Whether a reading agreeing with a crowded one is a guess neither reader stands by (``IDLE_PARTNER``):
+    under the threshold by the CNN, the MLPs giving its card under ``VETO_MLP``.  Such a corner does
+    not lift an unconfirmed crowded reading (``_unconfirmed_crowded``) to a name: in a pile a lower
+    card's two of spades, its suit glyph cut by the top card's edge, was read a two of clubs, 0.9999
+    (the MLPs' suit 0.28), and its other corner, half hidden, a two of clubs at 0.42 (the MLPs 0.10);
+    the two together made 0.99994 and named a card not on the table (dev pile 3 531 195)."""
+    return IDLE_PARTNER and reading["confidence"] < threshold and reading["mlp_p"] < VETO_MLP
 
 
 def _idle_guess(reading: dict, surest: dict, threshold: float) -> bool:

@@ -824,3 +824,17 @@ def test_a_card_in_a_named_card_read_small_is_measured_against_the_typical_index
     name in the fan right; with the rule off it is not."""
     _named_unless(3_540_871, "bellot", "4D", "fan", monkeypatch,
                   {"vision.cards.ROW_SEARCH": False, "vision.cards.ON_TOP_TYPICAL": 0})
+
+
+def test_a_crowded_reading_is_not_lifted_by_a_corner_neither_reader_stands_by(monkeypatch):
+    """Dev pile 3 531 195 (anglo_poker): a lower card's two of spades, its suit glyph cut by the top
+    card's edge, is read a two of clubs at 0.9999, the MLPs giving that suit 0.28; its other corner,
+    half hidden, reads a two of clubs at 0.42, the MLPs giving it 0.10.  That corner does not lift the
+    unconfirmed cut reading to a name (``IDLE_PARTNER``): the queen of clubs on top is named, no card
+    named wrong; with the rule off the two corners together named the two of clubs, not on the table."""
+    img, truth = _tuning_scene(3_531_195, "anglo_poker", condition="pile")
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert "QC" in named(found)
+    monkeypatch.setattr("vision.cards.IDLE_PARTNER", False)
+    assert "2C" in named(find_cards(img))
