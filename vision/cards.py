@@ -156,6 +156,7 @@ ON_TOP_TYPICAL = 0.7      # ... or of the picture's typical index, when the name
 ON_TOP_MLP = 0.0          # ... and the MLPs give its card at least this (0: off)
 ON_TOP_HIDES = 0.85       # ... unless its outline, shrunk by this, covers every index the named card was read at (0: off)
 HIDES_ROW = True          # ... which a row of indices may (a fan's next card, _in_a_row)
+PLACE_MIN = 0.5           # a card read at different sizes is placed by its smaller reading of at least this confidence
 SAME_SIZE = 1.3           # two readings of one card this close in rank-suit distance are the same size
 SIZE_TRUSTED = 0.6        # a measured card size under this counts as unmeasured for the regions (see find_cards)
 FIT_REACH = 0.6           # a card read at both corners is fitted out to its edges up to this share of its width
@@ -1231,9 +1232,13 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
             card = None
         # a card read twice at very different sizes takes its outline from the smaller reading
         # that names it: the larger one is two pips of its picture, spaced wider than the index
-        # (another corner's weak guess of a different card does not place it)
+        # (another corner's weak guess of a different card does not place it, nor one of the same
+        # card under PLACE_MIN: a dondorf ace read 1.0 by both readers was placed by a 0.42 guess at
+        # its third index, 1.31 times smaller, off the card, dev trick 3 560 146)
         placed_by = card if card is not None else best["card"]
-        ref = min((r for r in g if r["card"] == placed_by), key=lambda r: r["scale"])
+        placing = [r for r in g if r["card"] == placed_by]
+        placing = [r for r in placing if r["confidence"] >= PLACE_MIN] or placing
+        ref = min(placing, key=lambda r: r["scale"])
         alike = [r for r in g if _same_size(r["scale"], ref["scale"])]
         quad = np.mean([_orient(r["quad"], ref["quad"]) for r in alike], axis=0)
         cards.append({"card": card, "face": "up", "confidence": round(conf, 4), "quad": quad})

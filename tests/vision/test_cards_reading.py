@@ -838,3 +838,25 @@ def test_a_crowded_reading_is_not_lifted_by_a_corner_neither_reader_stands_by(mo
     assert "QC" in named(found)
     monkeypatch.setattr("vision.cards.IDLE_PARTNER", False)
     assert "2C" in named(find_cards(img))
+
+
+def test_a_weak_guess_of_a_named_card_does_not_place_its_outline(monkeypatch):
+    """Dev trick 3 560 146 (dondorf, four indices): the ace of hearts is read 1.0 by both readers at
+    its index, and guessed 0.42 (the MLPs 0.001) at its third index, 1.31 times smaller.  A card read
+    at very different sizes is placed by its smaller reading, but only by one at least ``PLACE_MIN``
+    confident: the ace's outline has its centre on the ace, and every name in the trick is on its
+    own card.  With the guess placing it, the outline lay off the card, on the table."""
+    img, truth = _tuning_scene(3_560_146, "dondorf", condition="trick")
+
+    from vision import cards as C
+    ace = next(np.asarray(t["quad"], float) for t in truth["cards"] if t["card"] == "AH")
+
+    def aces_on_the_ace(found):
+        return [C._inside(ace, np.mean(np.asarray(c["quad"], float), axis=0), shrink=1.0)
+                for c in found if c["card"] == "AH"]
+
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert aces_on_the_ace(found) == [True]
+    monkeypatch.setattr("vision.cards.PLACE_MIN", 0.0)
+    assert aces_on_the_ace(find_cards(img)) == [False]
