@@ -14,10 +14,7 @@ pairs those of one size lying side by side across their cards (``ROW_ACROSS``), 
 alike (``ROW_TURN``) and one step apart (``ROW_STEP``), and puts a spot one step beyond each end of
 the pair; two readings two steps apart (``ROW_GAP``) put one between them.  The two ranges overlap:
 a German pack's small index lies as many index sizes from the next as a French one two cards away,
-and such a pair puts all three spots, the one between first.  A German pack's pair two steps apart
-lies further still (about 6 index sizes): a pair up to ``ROW_WIDE_GAP`` apart puts a spot between
-them too, after all the others (in a curved fan the middle of so wide a pair lies off the index,
-where a spot a step beyond a nearer pair lies on it).  A spot where an index was read sure
+and such a pair puts all three spots, the one between first.  A spot where an index was read sure
 already is dropped (``free_spots``), unless that reading, of crowded glyphs, named no card
 (``vision.cards._keeping_spots_off``).
 
@@ -45,7 +42,6 @@ ROW_SIZE = 1.2            # ... are of one size (the larger index over the small
 ROW_STEP = (1.2, 4.5)     # ... and one step apart, in index sizes (rank-suit distances): a spot beyond each
                           #     ((1.2, 3.2) until 2026-12-07: a German pack's small index lies 3-4.5 apart)
 ROW_GAP = (3.0, 5.0)      # ... or two steps apart: a spot between them (a pair 3-4.5 apart puts both kinds)
-ROW_WIDE_GAP = 7.0        # ... and a pair up to this far apart puts one between them, last (5.0: none)
 SPOT_FREE = 1.0           # a spot this near (index sizes) a sure reading is not searched, nor named from a frame this near
 SPOT_SAME = 0.4           # ... nor one this near another spot
 SPOT_SHIFTS = (-0.3, -0.15, 0.0, 0.15, 0.3)   # the grid round a spot: shifts along and across (index sizes)
@@ -91,8 +87,6 @@ def row_spots(anchors: list[dict]) -> list[tuple[np.ndarray, np.ndarray, float]]
         a, b, t = i[k], j[k], turn[k]
         spots.append((centre[b] + _turned(step[k], t), _turned(down[b], t), float(size[k])))
         spots.append((centre[a] - _turned(step[k], -t), _turned(down[a], -t), float(size[k])))
-    for k in np.nonzero(row & (gap > ROW_GAP[1] * size) & (gap <= ROW_WIDE_GAP * size))[0]:
-        spots.append(((centre[i[k]] + centre[j[k]]) / 2, _turned(down[i[k]], turn[k] / 2), float(size[k])))
     return spots
 
 
