@@ -153,10 +153,9 @@ INDEX_FACE_UP = 0.9       # a region called face down whose corners read an inde
 ON_TOP_RATIO = 1.55       # a sure reading inside a named card, up to this much larger than its index, lies on it
 ON_TOP_SMALLER = 0.55     # ... and down to this much smaller (0.7 until 2026-12-06)
 ON_TOP_TYPICAL = 0.7      # ... or of the picture's typical index, when the named card was read under this share of it (0: off)
-ON_TOP_MLP = 0.0          # ... and the MLPs give its card at least this (0: off)
 ON_TOP_HIDES = 0.85       # ... unless its outline, shrunk by this, covers every index the named card was read at (0: off)
 HIDES_ROW = True          # ... which a row of indices may (a fan's next card, _in_a_row)
-PLACE_MIN = 0.5           # a card read at different sizes is placed by its smaller reading of at least this confidence
+PLACE_MIN = 0.5           # a card read at different sizes is placed by its smaller reading this confident (0: any)
 SAME_SIZE = 1.3           # two readings of one card this close in rank-suit distance are the same size
 SIZE_TRUSTED = 0.6        # a measured card size under this counts as unmeasured for the regions (see find_cards)
 FIT_REACH = 0.6           # a card read at both corners is fitted out to its edges up to this share of its width
@@ -1167,8 +1166,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
         # another card; a confident one of the right size is a card lying on top of it (even on a
         # card read at both corners: in a pile turned a little both corners of the card below
         # show), unless it names that same card (a pack has each card once: a glyph of its picture)
-        if any(all(_inside(q, r["centre"]) and (r["confidence"] < threshold or r["card"] == name
-                                                or r["mlp_p"] < ON_TOP_MLP or
+        if any(all(_inside(q, r["centre"]) and (r["confidence"] < threshold or r["card"] == name or
                                                 _odd_sized(r, sc, typical)
                                                 or _hides(r, seen, readings)) for r in g)
                for q, sc, name, seen in named):
@@ -1218,7 +1216,8 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
                 TWO_SURE_CORNERS and len(support) == 2 and all(r["confidence"] >= threshold for r in support)):
             # a glyph with ink crowding it (another card's edge across it, a pip joined to it) may
             # be cut or misjoined: named only when the MLP, from other features, reads the same card,
-            # or when the card's two corners, crowded each in its own way, both read it sure
+            # or when the card's two corners, crowded each in its own way, both read it sure (a
+            # corner neither reader stands by does not lift it: IDLE_PARTNER)
             card = None
         if card is not None and len(support) == 1 and _alone_out_of_a_row(support[0], readings):
             # one reading, sure by the CNN but not very sure, the MLPs reading another card, and no
