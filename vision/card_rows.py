@@ -14,7 +14,12 @@ pairs those of one size lying side by side across their cards (``ROW_ACROSS``), 
 alike (``ROW_TURN``) and one step apart (``ROW_STEP``), and puts a spot one step beyond each end of
 the pair; two readings two steps apart (``ROW_GAP``) put one between them.  The two ranges overlap:
 a German pack's small index lies as many index sizes from the next as a French one two cards away,
-and such a pair puts all three spots, the one between first.  A spot where an index was read sure
+and such a pair puts all three spots, the one between first.  A German pack's pair two steps apart
+lies further still (about 6 index sizes): a pair of sure readings up to ``ROW_WIDE_GAP`` apart puts
+a spot between them too (``row_spots(..., wide=True)``), searched after every other spot (in a curved
+fan the middle of so wide a pair lies off the index, where a spot a step beyond a nearer pair lies
+on it).  Only sure readings put such a spot: a bellot meld's unsure readings put one on a ten whose
+"0" and heart the grid read as a queen (dev 3 127 974).  A spot where an index was read sure
 already is dropped (``free_spots``), unless that reading, of crowded glyphs, named no card
 (``vision.cards._keeping_spots_off``).
 
@@ -42,6 +47,7 @@ ROW_SIZE = 1.2            # ... are of one size (the larger index over the small
 ROW_STEP = (1.2, 4.5)     # ... and one step apart, in index sizes (rank-suit distances): a spot beyond each
                           #     ((1.2, 3.2) until 2026-12-07: a German pack's small index lies 3-4.5 apart)
 ROW_GAP = (3.0, 5.0)      # ... or two steps apart: a spot between them (a pair 3-4.5 apart puts both kinds)
+ROW_WIDE_GAP = 7.0        # ... and a pair up to this far apart puts one between them, last (5.0: none)
 SPOT_FREE = 1.0           # a spot this near (index sizes) a sure reading is not searched, nor named from a frame this near
 SPOT_SAME = 0.4           # ... nor one this near another spot
 SPOT_SHIFTS = (-0.3, -0.15, 0.0, 0.15, 0.3)   # the grid round a spot: shifts along and across (index sizes)
@@ -60,9 +66,10 @@ def _right(down: np.ndarray) -> np.ndarray:
     return np.array([down[1], -down[0]])
 
 
-def row_spots(anchors: list[dict]) -> list[tuple[np.ndarray, np.ndarray, float]]:
+def row_spots(anchors: list[dict], wide: bool = False) -> list[tuple[np.ndarray, np.ndarray, float]]:
     """``(centre, down, scale)`` frames where a row of ``anchors`` (sure index readings: ``centre``,
-    ``down``, ``scale``, ``card``) puts another index.  See the module's docstring."""
+    ``down``, ``scale``, ``card``) puts another index.  See the module's docstring.  With ``wide``
+    only the spots between the wide pairs (``ROW_WIDE_GAP``), which the others do not list."""
     if len(anchors) < 2:
         return []
     centre = np.array([a["centre"] for a in anchors], float)
@@ -81,6 +88,10 @@ def row_spots(anchors: list[dict]) -> list[tuple[np.ndarray, np.ndarray, float]]
     # a spot between two readings first: of two spots at one place (``free_spots`` keeps the first) it is
     # the surer, placed between two indices rather than a step beyond one
     spots = []
+    if wide:
+        for k in np.nonzero(row & (gap > ROW_GAP[1] * size) & (gap <= ROW_WIDE_GAP * size))[0]:
+            spots.append(((centre[i[k]] + centre[j[k]]) / 2, _turned(down[i[k]], turn[k] / 2), float(size[k])))
+        return spots
     for k in np.nonzero(row & (gap >= ROW_GAP[0] * size) & (gap <= ROW_GAP[1] * size))[0]:
         spots.append(((centre[i[k]] + centre[j[k]]) / 2, _turned(down[i[k]], turn[k] / 2), float(size[k])))
     for k in np.nonzero(row & (gap >= ROW_STEP[0] * size) & (gap <= ROW_STEP[1] * size))[0]:

@@ -1305,6 +1305,8 @@ def _search_rows(work, cards: list[dict], readings: list[dict], cnn, threshold: 
         # the spots the sure readings put first: of two spots at one place the first is kept
         spots = row_spots(sure) + (row_spots(anchors) if len(anchors) > len(sure) else [])
         spots = free_spots(spots, keep_off, searched)
+        # the sure readings' wide pairs' spots last (card_rows.ROW_WIDE_GAP)
+        spots += free_spots(row_spots(sure, wide=True), keep_off, searched + spots)
         searched += spots
         found = _name_row_spots(work, cards, spots, keep_off, cnn, geometry, longest)
         if not found:

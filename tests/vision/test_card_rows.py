@@ -48,6 +48,20 @@ def test_two_indices_two_steps_apart_put_a_spot_between_them():
     assert len(spots) == 1 and len(_near(spots, (130, 100))) == 1
 
 
+def test_two_indices_of_a_small_pack_two_steps_apart_put_a_spot_between_them_apart(monkeypatch):
+    """Two indices 72 px apart (6 index sizes: a German pack's small index two steps apart), and a
+    third 48 px beyond one of them: the wide pair's spot between them is not among the row's spots
+    but listed apart (``wide``), searched after the others (in a curved fan the middle of so wide a
+    pair lies off the index, where a spot a step beyond a nearer pair lies on it).  With
+    ``ROW_WIDE_GAP`` at 5 index sizes the wide pair puts no spot."""
+    rows = [_reading("7H", (100, 100)), _reading("9H", (172, 100)), _reading("KH", (220, 100))]
+    assert _near(card_rows.row_spots(rows), (136, 100)) == []
+    (c, d, s), = card_rows.row_spots(rows, wide=True)
+    assert np.allclose(c, (136, 100)) and np.allclose(d, (0.0, 1.0)) and s == 12.0
+    monkeypatch.setattr(card_rows, "ROW_WIDE_GAP", 5.0)
+    assert card_rows.row_spots(rows, wide=True) == []
+
+
 def test_a_small_index_s_step_counts_both_ways():
     """Two indices 48 px apart (4 index sizes: a German pack's small index one step apart, or a
     French one's two steps): a spot between them, listed first (``free_spots`` keeps the first of
@@ -195,6 +209,19 @@ def test_a_sure_reading_of_crowded_glyphs_left_unnamed_is_read_again_by_its_row(
     monkeypatch.setattr(cards, "ROW_RECHECK", False)
     named = {f["card"] for f in cards.find_cards(img)}
     assert "QH" not in named and "7C" not in named
+
+
+def test_a_meld_s_indices_two_steps_apart_put_a_spot_between_them(monkeypatch):
+    """Dev meld 3 550 118 (xskat-german, blurred): of the seven, ace (Daus), eight, king and ten,
+    the first look reads only the eight and the ten, 6 index sizes apart with the king between them.
+    That wide pair puts a spot between them (``ROW_WIDE_GAP``): the grid names the king of spades
+    there, on his own card, and the next round the ace of hearts a step beyond the eight, every name
+    in the meld right.  With the wide pair putting no spot, neither is named."""
+    img = _named_once_on_its_card(3550118, "meld", "KS")
+    _named_once_on_its_card(3550118, "meld", "AH")
+    monkeypatch.setattr(card_rows, "ROW_WIDE_GAP", 5.0)
+    named = {f["card"] for f in cards.find_cards(img)}
+    assert "KS" not in named and "AH" not in named
 
 
 def _named_off_their_cards(img, truth) -> list[str]:
