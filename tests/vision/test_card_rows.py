@@ -48,7 +48,7 @@ def test_two_indices_two_steps_apart_put_a_spot_between_them():
     assert len(spots) == 1 and len(_near(spots, (130, 100))) == 1
 
 
-def test_two_indices_of_a_small_pack_two_steps_apart_put_a_spot_between_them_apart(monkeypatch):
+def test_two_indices_of_a_small_pack_two_steps_apart_put_a_spot_listed_apart(monkeypatch):
     """Two indices 72 px apart (6 index sizes: a German pack's small index two steps apart), and a
     third 48 px beyond one of them: the wide pair's spot between them is not among the row's spots
     but listed apart (``wide``), searched after the others (in a curved fan the middle of so wide a
