@@ -85,15 +85,14 @@ def row_spots(anchors: list[dict], wide: bool = False) -> list[tuple[np.ndarray,
     across = np.abs(step[:, 0] * down[i, 1] - step[:, 1] * down[i, 0]) / np.maximum(gap, 1e-9)   # |step . right|
     row = ((names[i] != names[j]) & (np.maximum(scale[i], scale[j]) <= ROW_SIZE * np.minimum(scale[i], scale[j]))
            & (np.abs(turn) <= np.deg2rad(ROW_TURN)) & (across >= ROW_ACROSS) & (gap > 0))
-    spots = []
+    def between(k):
+        return (centre[i[k]] + centre[j[k]]) / 2, _turned(down[i[k]], turn[k] / 2), float(size[k])
+
     if wide:
-        for k in np.nonzero(row & (gap > ROW_GAP[1] * size) & (gap <= ROW_WIDE_GAP * size))[0]:
-            spots.append(((centre[i[k]] + centre[j[k]]) / 2, _turned(down[i[k]], turn[k] / 2), float(size[k])))
-        return spots
+        return [between(k) for k in np.nonzero(row & (gap > ROW_GAP[1] * size) & (gap <= ROW_WIDE_GAP * size))[0]]
     # a spot between two readings first: of two spots at one place (``free_spots`` keeps the first) it is
     # the surer, placed between two indices rather than a step beyond one
-    for k in np.nonzero(row & (gap >= ROW_GAP[0] * size) & (gap <= ROW_GAP[1] * size))[0]:
-        spots.append(((centre[i[k]] + centre[j[k]]) / 2, _turned(down[i[k]], turn[k] / 2), float(size[k])))
+    spots = [between(k) for k in np.nonzero(row & (gap >= ROW_GAP[0] * size) & (gap <= ROW_GAP[1] * size))[0]]
     for k in np.nonzero(row & (gap >= ROW_STEP[0] * size) & (gap <= ROW_STEP[1] * size))[0]:
         a, b, t = i[k], j[k], turn[k]
         spots.append((centre[b] + _turned(step[k], t), _turned(down[b], t), float(size[k])))

@@ -1728,7 +1728,13 @@ def _idle_partner(reading: dict, threshold: float) -> bool:
     card's two of spades, its suit glyph cut by the top card's edge, was read a two of clubs, 0.9999
     (the MLPs' suit 0.28), and its other corner, half hidden, a two of clubs at 0.42 (the MLPs 0.10);
     the two together made 0.99994 and named a card not on the table (dev pile 3 531 195)."""
-    return IDLE_PARTNER and reading["confidence"] < threshold and reading["mlp_p"] < VETO_MLP
+    return IDLE_PARTNER and _unbacked(reading, threshold)
+
+
+def _unbacked(reading: dict, threshold: float) -> bool:
+    """Whether neither reader stands by a reading: the CNN under the threshold, the MLPs giving its
+    card under ``VETO_MLP``."""
+    return reading["confidence"] < threshold and reading["mlp_p"] < VETO_MLP
 
 
 def _idle_guess(reading: dict, surest: dict, threshold: float) -> bool:
@@ -1736,7 +1742,7 @@ def _idle_guess(reading: dict, surest: dict, threshold: float) -> bool:
     threshold by the CNN, the MLPs giving its card under ``VETO_MLP`` and the sure reading's at least
     that (the MLPs side with the sure corner: when they give both next to nothing, the CNN alone is
     sure, and its sure reading may be the misread one)."""
-    return reading["confidence"] < threshold and reading["mlp_p"] < VETO_MLP <= surest["mlp_p"]
+    return _unbacked(reading, threshold) and surest["mlp_p"] >= VETO_MLP
 
 
 def _agreeing(g: list[dict]) -> int:
