@@ -124,10 +124,12 @@ BOTH_CORNERS_WIN = True   # ... unless the card is read at both corners sure by 
 LONE_MLP = 0.2            # a card named by one reading the MLPs give under this ...
 LONE_SURE = 0.99          # ... and the CNN under this is not named (_cnn_alone; 0: off) ...
 LONE_NO_VETO = True       # ... nor does it veto a card's other corner, sure by both readers (_lone_guess)
+IDLE_PARTNER_ALONE = True  # ... nor does a corner neither reader stands by make it one of two (_idle_partner)
 ROW_SPAN = 6.0            # ... unless another reading of the same size lies within this many rank-suit
 ROW_PARALLEL = 0.9        # ... distances, turned less than this cosine from it: a fan's or meld's row (_in_a_row)
 TWO_WEAK_MLP = True       # two corners, each under the threshold, name a card only when the MLPs' rank is its at both
 ACE_OR_KING = True        # an ace read where the MLPs read a king (and give the ace under BOTH_MLP) is not named
+SPOT_ACE_OR_KING = True   # ... nor by the row search (_spot_ace_or_king)
 SECOND_LOOK_ACE_OR_KING = True  # ... nor by the second look at a region's corners (_second_look)
 SECOND_LOOK_IDLE = True   # a guess neither reader stands by does not veto a region's sure corner either (_idle_guess)
 UNDER_READING_DOWN = True  # a face-down region under unnamed readings, none of whose outlines matches it, is a back
@@ -173,6 +175,7 @@ PATCH_SPAN = (1.9, 3.0)    # its width and height in units of the rank-suit dist
 
 HOG_CELL, HOG_BINS = 4, 9
 INK_RATIOS = (0.62, 0.42)  # ink cuts, relative to the local paper brightness
+TABLE_PER_LEVEL = True     # ... each of them with the table cut away as found at that cut (the first cut's alone until 2026-12-07)
 FAINT_RATIO = 0.78         # ... and a last, faint one, only where the paper is brighter than FAINT_PAPER
 FAINT_PAPER = 230
 MIN_BLOB, MAX_BLOB = 5, 48
@@ -274,9 +277,13 @@ def _ink_blobs(work: np.ndarray):
     levels = []
     for level, (ratio, where) in enumerate([(cut_ratio, valid) for cut_ratio in INK_RATIOS] + [(FAINT_RATIO, bright)]):
         cut = cv2.LUT(paper, cv2.multiply(values, ratio, dtype=cv2.CV_8U))      # paper x ratio, rounded
-        if not_table is not None:
+        if not_table is not None and not (TABLE_PER_LEVEL and 0 < level < len(INK_RATIOS)):
             where = cv2.bitwise_and(where, not_table)
         ink = cv2.bitwise_and(cv2.compare(dark, cut, cv2.CMP_LT), where)
+        if TABLE_PER_LEVEL and 0 < level < len(INK_RATIOS):
+            table = _large_dark(ink)
+            if table is not None:
+                ink = cv2.bitwise_and(ink, cv2.threshold(table, 0, 1, cv2.THRESH_BINARY_INV)[1])
         if level == 0:
             table = _large_dark(ink)
             if table is not None:
@@ -1219,7 +1226,8 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
             # or when the card's two corners, crowded each in its own way, both read it sure (a
             # corner neither reader stands by does not lift it: IDLE_PARTNER)
             card = None
-        if card is not None and len(support) == 1 and _alone_out_of_a_row(support[0], readings):
+        backed = [r for r in support if not (IDLE_PARTNER_ALONE and _idle_partner(r, threshold))] or support
+        if card is not None and len(backed) == 1 and _alone_out_of_a_row(backed[0], readings):
             # one reading, sure by the CNN but not very sure, the MLPs reading another card, and no
             # row of indices beside it: in piles such a reading was a glyph of the top card's face or
             # of a lower card read as a card not on the table (3 of the 13 fully visible cards named
@@ -1258,7 +1266,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
             c["card"] = None
     cards = _one_report_per_card(cards)
     if ROW_SEARCH and cnn:
-        _search_rows(work, cards, readings, cnn, threshold, geometry, longest)
+        _search_rows(work, cards, readings, model, cnn, threshold, geometry, longest)
     if PIP_NAMES:
         _check_pips(work, cards, readings, threshold, geometry)
     if FACE_ON_READINGS:
@@ -1286,7 +1294,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
     return cards
 
 
-def _search_rows(work, cards: list[dict], readings: list[dict], cnn, threshold: float, geometry,
+def _search_rows(work, cards: list[dict], readings: list[dict], model, cnn, threshold: float, geometry,
                  longest: float) -> None:
     """Add the cards of fans and meld rows whose index the first look missed (``vision.card_rows``):
     read by the CNN on a grid of frames where the row's sure readings put another index, and named
@@ -1296,7 +1304,8 @@ def _search_rows(work, cards: list[dict], readings: list[dict], cnn, threshold: 
     after another from the two named on top of them.  Readings too unsure to name a card
     (``ROW_ANCHOR``) place spots too, after the sure ones' (a bellot fan's sure readings lay too far
     apart to put a spot on a king between them); only the sure ones keep a spot off them, and not
-    every one of those (``_keeping_spots_off``)."""
+    every one of those (``_keeping_spots_off``).  An ace the MLPs, at the frame the CNN read it,
+    read as a king is not named (``SPOT_ACE_OR_KING``, as ``ACE_OR_KING`` for a reading)."""
     sure = [r for r in readings if r["confidence"] >= threshold]
     anchors = [r for r in readings if r["confidence"] >= min(ROW_ANCHOR, threshold)]
     keep_off = _keeping_spots_off(sure, cards)
@@ -1308,7 +1317,7 @@ def _search_rows(work, cards: list[dict], readings: list[dict], cnn, threshold: 
         # the sure readings' wide pairs' spots last (card_rows.ROW_WIDE_GAP)
         spots += free_spots(row_spots(sure, wide=True), keep_off, searched + spots)
         searched += spots
-        found = _name_row_spots(work, cards, spots, keep_off, cnn, geometry, longest)
+        found = _name_row_spots(work, cards, spots, keep_off, model, cnn, geometry, longest)
         if not found:
             return
         sure, anchors, keep_off = sure + found, anchors + found, keep_off + found
@@ -1334,7 +1343,7 @@ def _keeping_spots_off(sure: list[dict], cards: list[dict]) -> list[dict]:
             or sum(o["card"] == r["card"] for o in sure) > 1]
 
 
-def _name_row_spots(work, cards: list[dict], spots: list, sure: list[dict], cnn, geometry,
+def _name_row_spots(work, cards: list[dict], spots: list, sure: list[dict], model, cnn, geometry,
                     longest: float) -> list[dict]:
     """One round of ``_search_rows``: the cards named at ``spots``, away from the ``sure`` readings,
     added to ``cards``; returned as readings (``centre``, ``down``, ``scale``, ``card``) for the
@@ -1359,6 +1368,8 @@ def _name_row_spots(work, cards: list[dict], spots: list, sure: list[dict], cnn,
         k = i * n + got[0]
         if label[k] in names or not free(centre[k], scale[k], sure):
             continue
+        if SPOT_ACE_OR_KING and label[k][0] == "A" and _spot_ace_or_king(work, model, centre[k], down[k], scale[k], label[k]):
+            continue
         quad = _framed_quad(centre[k], down[k], scale[k], geometry, longest)
         new = {"card": label[k], "face": "up", "confidence": round(float(conf[k]), 4), "quad": quad}
         at = [c for c in cards if c["card"] is None and c["face"] == "up"
@@ -1372,6 +1383,17 @@ def _name_row_spots(work, cards: list[dict], spots: list, sure: list[dict], cnn,
         found.append({"card": label[k], "centre": centre[k], "down": down[k], "scale": float(scale[k]),
                       "confidence": float(conf[k])})
     return found
+
+
+def _spot_ace_or_king(work, model, centre, down, scale, card: str) -> bool:
+    """Whether the MLPs, reading the frame where the row search's CNN read an ace, read a king and give
+    the ace's card under ``BOTH_MLP`` (``_ace_or_king`` for a row spot's name)."""
+    feats, read = batch_features(_patches(work, np.array([centre]), np.array([down]), np.array([scale])))
+    if len(feats) == 0:
+        return False
+    pr, ps = model.predict(feats)
+    mlp_p = float(pr[0, RANK_CLASSES.index(card[0])] * ps[0, SUIT_CLASSES.index(card[1])])
+    return RANK_CLASSES[int(np.argmax(pr[0, :-1]))] == "K" and mlp_p < BOTH_MLP
 
 
 def _faces_of_readings(work, cards: list[dict], threshold: float) -> None:

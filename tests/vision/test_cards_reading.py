@@ -860,3 +860,35 @@ def test_a_weak_guess_of_a_named_card_does_not_place_its_outline(monkeypatch):
     assert aces_on_the_ace(found) == [True]
     monkeypatch.setattr("vision.cards.PLACE_MIN", 0.0)
     assert aces_on_the_ace(find_cards(img)) == [False]
+
+
+def test_a_glyph_joined_to_the_table_at_the_loose_cut_is_read_at_the_darker_one(monkeypatch):
+    """Dev fan 3 540 824 (berlin): the first card's "8", near its top edge, is joined to the felt by the
+    card's shaded edge at the loose ink cut, and is cut away with the table there.  The darker cut
+    finds its own table (``TABLE_PER_LEVEL``), which the 8 does not touch: the eight of diamonds is
+    named.  With the first cut's table used at both, it was lost at both."""
+    _named_unless(3_540_824, "berlin", "8D", "fan", monkeypatch, {"vision.cards.TABLE_PER_LEVEL": False})
+
+
+def test_a_corner_neither_reader_stands_by_does_not_make_a_lone_reading_a_pair(monkeypatch):
+    """Dev pile 3 530 559 (bellot): the top queen of clubs' "Q" is paired with a blob beside it and
+    read a queen of spades, 0.945 by the CNN, 0.013 by the MLPs; her other corner reads the queen of
+    spades at 0.63 (the MLPs 0.07).  Alone, the first reading would not name a card (sure by the CNN
+    alone, no row beside it); the guess at the other corner does not count as a second reading
+    (``IDLE_PARTNER_ALONE``): no card is named wrong.  With the rule off the two named the queen of
+    spades, not on the table."""
+    img, truth = _tuning_scene(3_530_559, "bellot", condition="pile")
+    assert_never_wrong(find_cards(img), truth)
+    monkeypatch.setattr("vision.cards.IDLE_PARTNER_ALONE", False)
+    assert "QS" in named(find_cards(img))
+
+
+def test_the_row_search_names_no_ace_where_the_mlps_read_a_king(monkeypatch):
+    """Dev fan 3 540 818 (paris): the row search reads the king of spades' index, its K cut by the next
+    card's edge, an ace of spades at 0.98 (the CNN); the MLPs, at the same frame, read a king and give
+    the ace 0.11.  As a reading's (``ACE_OR_KING``), the row spot's ace is not named then
+    (``SPOT_ACE_OR_KING``): no card is named wrong.  With the rule off the fan had an ace of spades."""
+    img, truth = _tuning_scene(3_540_818, "paris", condition="fan")
+    assert_never_wrong(find_cards(img), truth)
+    monkeypatch.setattr("vision.cards.SPOT_ACE_OR_KING", False)
+    assert "AS" in named(find_cards(img))
