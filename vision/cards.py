@@ -176,6 +176,8 @@ PATCH_SPAN = (1.9, 3.0)    # its width and height in units of the rank-suit dist
 HOG_CELL, HOG_BINS = 4, 9
 INK_RATIOS = (0.62, 0.42)  # ink cuts, relative to the local paper brightness
 TABLE_PER_LEVEL = True     # ... each of them with the table cut away as found at that cut (the first cut's alone until 2026-12-07)
+TABLE_RESCUE_PAPER = 120   # ... given back only on paper this bright (of 255) ...
+TABLE_RESCUE_MAX = 200     # ... and only when it gives back at most this many pieces (_off_its_own_table)
 FAINT_RATIO = 0.78         # ... and a last, faint one, only where the paper is brighter than FAINT_PAPER
 FAINT_PAPER = 230
 MIN_BLOB, MAX_BLOB = 5, 48
@@ -277,18 +279,15 @@ def _ink_blobs(work: np.ndarray):
     levels = []
     for level, (ratio, where) in enumerate([(cut_ratio, valid) for cut_ratio in INK_RATIOS] + [(FAINT_RATIO, bright)]):
         cut = cv2.LUT(paper, cv2.multiply(values, ratio, dtype=cv2.CV_8U))      # paper x ratio, rounded
-        if not_table is not None and not (TABLE_PER_LEVEL and 0 < level < len(INK_RATIOS)):
-            where = cv2.bitwise_and(where, not_table)
         ink = cv2.bitwise_and(cv2.compare(dark, cut, cv2.CMP_LT), where)
-        if TABLE_PER_LEVEL and 0 < level < len(INK_RATIOS):
-            table = _large_dark(ink)
-            if table is not None:
-                ink = cv2.bitwise_and(ink, cv2.threshold(table, 0, 1, cv2.THRESH_BINARY_INV)[1])
         if level == 0:
             table = _large_dark(ink)
             if table is not None:
                 not_table = cv2.threshold(table, 0, 1, cv2.THRESH_BINARY_INV)[1]
                 ink = cv2.bitwise_and(ink, not_table)
+        elif not_table is not None:
+            ink = (_off_its_own_table(ink, not_table, paper) if TABLE_PER_LEVEL and level < len(INK_RATIOS)
+                   else cv2.bitwise_and(ink, not_table))
         if level < len(INK_RATIOS):
             levels.append(_blobs_in(ink, split_lines=level == 0, split_joined=level == 1))
             continue
@@ -318,22 +317,58 @@ def _ink_blobs(work: np.ndarray):
     return cents, sizes, crowded, faint, lined
 
 
+def _off_its_own_table(ink: np.ndarray, not_table: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """The darker cut's ink (0/1) with the large dark areas it finds itself cut away, not the first
+    cut's (``TABLE_PER_LEVEL``).  A card's edge in shadow is ink at the first cut and joins the glyphs
+    near it to the table; at the darker cut they stand apart.  Only on paper at least
+    ``TABLE_RESCUE_PAPER`` bright is the first cut's table given back (on the felt itself the darker
+    cut breaks the table's dim rim into specks), and only when it gives back at most
+    ``TABLE_RESCUE_MAX`` pieces: a striped or printed cloth, one large dark area at the first cut,
+    breaks into thousands at the darker one, none of them a glyph."""
+    first = cv2.bitwise_and(ink, not_table)
+    on_paper = cv2.threshold(paper, TABLE_RESCUE_PAPER - 1, 1, cv2.THRESH_BINARY)[1]
+    ink = cv2.bitwise_and(ink, cv2.bitwise_or(not_table, on_paper))
+    if cv2.countNonZero(cv2.subtract(ink, first)) == 0:
+        return first
+    table = _large_dark(ink)
+    if table is not None:
+        ink = cv2.bitwise_and(ink, cv2.threshold(table, 0, 1, cv2.THRESH_BINARY_INV)[1])
+    freed = cv2.subtract(ink, first)
+    x, y, w, h = cv2.boundingRect(freed)               # (labelled within the box round them; OpenCV
+    if w == 0:                                         # crashes on an empty picture)
+        return first
+    if cv2.connectedComponents(freed[y:y + h, x:x + w], connectivity=8)[0] - 1 > TABLE_RESCUE_MAX:
+        return first
+    return ink
+
+
 def _large_dark(ink: np.ndarray):
     """Where the table (or another large dark area) lies in an ink mask, as a 0/1 mask, or None.
     Glyphs near a card's edge touch it; cutting it off frees them."""
     h2, w2 = ink.shape[0] // 2, ink.shape[1] // 2
     half = cv2.resize(ink, (w2, h2), interpolation=cv2.INTER_NEAREST)
     bulk = cv2.morphologyEx(half, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-    try:            # 16-bit labels, a quarter faster; more than 65535 areas would overflow them
-        nb, labels, bstats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(bulk, 4, cv2.CV_16U, cv2.CCL_SAUF)
-    except cv2.error:
-        nb, labels, bstats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(bulk, 4, cv2.CV_32S, cv2.CCL_SAUF)
-    large = np.nonzero(np.maximum(bstats[1:, 2], bstats[1:, 3]) > MAX_BLOB)[0] + 1
+    # the areas' bounding boxes from their pixels: OpenCV's 4-connected labelling with statistics
+    # takes about three times as long as the labels alone and these few lines together (same boxes)
+    nb, labels = cv2.connectedComponentsWithAlgorithm(bulk, 4, cv2.CV_32S, cv2.CCL_SAUF)
+    points = cv2.findNonZero(bulk)
+    if points is None:
+        return None
+    points = points.reshape(-1, 2)
+    xs, ys = points[:, 0], points[:, 1]
+    which = labels[ys, xs]
+    x0, y0 = np.full(nb, 1 << 30, np.int32), np.full(nb, 1 << 30, np.int32)
+    x1, y1 = np.full(nb, -1, np.int32), np.full(nb, -1, np.int32)
+    np.minimum.at(x0, which, xs)
+    np.maximum.at(x1, which, xs)
+    np.minimum.at(y0, which, ys)
+    np.maximum.at(y1, which, ys)
+    large = np.nonzero(np.maximum(x1[1:] - x0[1:], y1[1:] - y0[1:]) + 1 > MAX_BLOB)[0] + 1
     if len(large) == 0:
         return None
     table = np.zeros(labels.shape, np.uint8)
     for i in large:                        # each large area within its own bounding box
-        x, y, w, h = bstats[i, :4]
+        x, y, w, h = x0[i], y0[i], x1[i] + 1 - x0[i], y1[i] + 1 - y0[i]
         table[y:y + h, x:x + w] |= (labels[y:y + h, x:x + w] == i).view(np.uint8)
     table = cv2.resize(table, (ink.shape[1], ink.shape[0]), interpolation=cv2.INTER_NEAREST)
     return cv2.dilate(table, np.ones((3, 3), np.uint8))

@@ -892,3 +892,21 @@ def test_the_row_search_names_no_ace_where_the_mlps_read_a_king(monkeypatch):
     assert_never_wrong(find_cards(img), truth)
     monkeypatch.setattr("vision.cards.SPOT_ACE_OR_KING", False)
     assert "AS" in named(find_cards(img))
+
+
+def test_a_striped_cloth_broken_up_at_the_darker_cut_is_not_given_back(monkeypatch):
+    """Dev scene 3 161 649 (anglo_modern, a trick on a striped cloth): at the first ink cut the dark
+    stripes are one large area, the table; at the darker cut they break into over a thousand pieces,
+    none of them a glyph.  More than ``TABLE_RESCUE_MAX`` pieces given back: the darker cut keeps the
+    first cut's table, and the blobs are those of the first cut's table at both cuts; with no bar,
+    over a thousand blobs more (each a hypothesis to read)."""
+    from vision import cards as C
+    img, _ = _tuning_scene(3_161_649, "anglo_modern")
+    work, _ = C._work_image(img)
+    blobs = C._ink_blobs(work)
+    monkeypatch.setattr("vision.cards.TABLE_PER_LEVEL", False)
+    first_table = C._ink_blobs(work)
+    assert all(np.array_equal(a, b) for a, b in zip(blobs, first_table))
+    monkeypatch.setattr("vision.cards.TABLE_PER_LEVEL", True)
+    monkeypatch.setattr("vision.cards.TABLE_RESCUE_MAX", 10 ** 6)
+    assert len(C._ink_blobs(work)[0]) > len(blobs[0]) + 1000
