@@ -367,7 +367,10 @@ def test_a_reading_of_a_card_named_elsewhere_does_not_veto(seed, deck, card, mon
     alone names the king of 3 125 018 too (its MLPs give it 0.87).  The CNN's gate is held at 0.1,
     as then too: at 0.2 (fewer weak hypotheses read by the CNN) that king is named without the rule
     as well, and the scene no longer shows what the rule does.  For the same reason the rule of
-    2026-12-06 that a guess the MLPs give under 0.2 does not veto (VETO_MLP) is held off."""
+    2026-12-06 that a guess the MLPs give under 0.2 does not veto (VETO_MLP) is held off, and the
+    darker ink cut's own table (TABLE_PER_LEVEL, 2026-12-07): with it and the bars held, the queen of
+    spades of 3 124 821 is not named at all (with today's bars she is)."""
+    monkeypatch.setattr("vision.cards.TABLE_PER_LEVEL", False)
     monkeypatch.setattr("vision.cards.BOTH_MLP", 0.95)
     monkeypatch.setattr("vision.cards.VETO_MLP", 0.0)
     monkeypatch.setattr("vision.cards.CNN_GATE", 0.1)
