@@ -1423,12 +1423,12 @@ def _name_row_spots(work, cards: list[dict], spots: list, sure: list[dict], mode
 def _spot_ace_or_king(work, model, centre, down, scale, card: str) -> bool:
     """Whether the MLPs, reading the frame where the row search's CNN read an ace, read a king and give
     the ace's card under ``BOTH_MLP`` (``_ace_or_king`` for a row spot's name)."""
-    feats, read = batch_features(_patches(work, np.array([centre]), np.array([down]), np.array([scale])))
+    feats, _ = batch_features(_patches(work, np.array([centre]), np.array([down]), np.array([scale])))
     if len(feats) == 0:
         return False
     pr, ps = model.predict(feats)
-    mlp_p = float(pr[0, RANK_CLASSES.index(card[0])] * ps[0, SUIT_CLASSES.index(card[1])])
-    return RANK_CLASSES[int(np.argmax(pr[0, :-1]))] == "K" and mlp_p < BOTH_MLP
+    return _ace_or_king({"card": card, "mlp_rank": RANK_CLASSES[int(np.argmax(pr[0, :-1]))],
+                         "mlp_p": float(pr[0, RANK_CLASSES.index(card[0])] * ps[0, SUIT_CLASSES.index(card[1])])})
 
 
 def _faces_of_readings(work, cards: list[dict], threshold: float) -> None:
