@@ -913,24 +913,3 @@ def test_a_striped_cloth_broken_up_at_the_darker_cut_is_not_given_back(monkeypat
     monkeypatch.setattr("vision.cards.TABLE_PER_LEVEL", True)
     monkeypatch.setattr("vision.cards.TABLE_RESCUE_MAX", 10 ** 6)
     assert len(C._ink_blobs(work)[0]) > len(blobs[0]) + 1000
-
-
-def test_a_claim_whose_rank_the_mlps_doubt_gives_way_to_one_sure_by_both(monkeypatch):
-    """Scene 3 173 606 (bellot, a fan; fresh in the fifty-fourth session, used since): a three of
-    clubs' index is read a jack of clubs, 0.991 by the CNN, the MLPs' likeliest rank the 3 (0.37 for
-    the jack); the fan's jack is read 1.0 by both readers at her own index.  A card read sure in two
-    places was unnamed at both only where the other reading lay outside its outline: the real jack
-    was unnamed, the misread (her reading inside its outline grown by 10 %) named, its outline on
-    the five of hearts.  Now the claim whose rank the MLPs doubt gives way to the one sure by both
-    (``RANK_DOUBTED_CLAIM``): the jack is named on her own card and no card is named wrong."""
-    img, truth = _tuning_scene(3_173_606, "bellot")
-    from vision import cards as C
-    jack = next(np.asarray(t["quad"], float) for t in truth["cards"] if t["card"] == "JC")
-
-    def jacks_on_the_jack(found):
-        return [C._inside(jack, np.mean(np.asarray(c["quad"], float), axis=0), shrink=1.0)
-                for c in found if c["card"] == "JC"]
-
-    assert jacks_on_the_jack(find_cards(img)) == [True]
-    monkeypatch.setattr("vision.cards.RANK_DOUBTED_CLAIM", False)
-    assert jacks_on_the_jack(find_cards(img)) == [False]
