@@ -175,7 +175,7 @@ PATCH_SPAN = (1.9, 3.0)    # its width and height in units of the rank-suit dist
 
 HOG_CELL, HOG_BINS = 4, 9
 INK_RATIOS = (0.62, 0.42)  # ink cuts, relative to the local paper brightness
-TABLE_PER_LEVEL = True     # ... each of them with the table cut away as found at that cut (the first cut's alone until 2026-12-07)
+TABLE_PER_LEVEL = True     # ... each with the table found at that cut cut away (the first cut's alone until 2026-12-07)
 TABLE_RESCUE_PAPER = 120   # ... given back only on paper this bright (of 255) ...
 TABLE_RESCUE_MAX = 200     # ... and only when it gives back at most this many pieces (_off_its_own_table)
 FAINT_RATIO = 0.78         # ... and a last, faint one, only where the paper is brighter than FAINT_PAPER
@@ -1403,7 +1403,8 @@ def _name_row_spots(work, cards: list[dict], spots: list, sure: list[dict], mode
         k = i * n + got[0]
         if label[k] in names or not free(centre[k], scale[k], sure):
             continue
-        if SPOT_ACE_OR_KING and label[k][0] == "A" and _spot_ace_or_king(work, model, centre[k], down[k], scale[k], label[k]):
+        if (SPOT_ACE_OR_KING and label[k][0] == "A"
+                and _spot_ace_or_king(work, model, centre[k], down[k], scale[k], label[k])):
             continue
         quad = _framed_quad(centre[k], down[k], scale[k], geometry, longest)
         new = {"card": label[k], "face": "up", "confidence": round(float(conf[k]), 4), "quad": quad}
