@@ -130,6 +130,7 @@ ROW_PARALLEL = 0.9        # ... distances, turned less than this cosine from it:
 TWO_WEAK_MLP = True       # two corners, each under the threshold, name a card only when the MLPs' rank is its at both
 ACE_OR_KING = True        # an ace read where the MLPs read a king (and give the ace under BOTH_MLP) is not named
 SPOT_ACE_OR_KING = True   # ... nor by the row search (_spot_ace_or_king)
+RANK_DOUBTED_CLAIM = True  # a card read in two places: the claim the MLPs doubt the rank of gives way to one sure by both
 SECOND_LOOK_ACE_OR_KING = True  # ... nor by the second look at a region's corners (_second_look)
 SECOND_LOOK_IDLE = True   # a guess neither reader stands by does not veto a region's sure corner either (_idle_guess)
 UNDER_READING_DOWN = True  # a face-down region under unnamed readings, none of whose outlines matches it, is a back
@@ -1299,6 +1300,12 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
                 and _same_size(r["scale"], support[0]["scale"])
                 and _another_place(r, c, support, work) and not _outweighed(r, support, threshold) for r in sure):
             c["card"] = None
+        elif (RANK_DOUBTED_CLAIM and c["card"] is not None and all(_rank_doubted(r, threshold) for r in support)
+              # a card whose every reading's rank the MLPs doubt, read sure by both readers elsewhere:
+              # the other place keeps the card (the real one's reading may lie inside its outline)
+              and any(r["card"] == c["card"] and not any(r is o for o in support) and _sure_by_both(r, threshold)
+                      for r in sure)):
+            c["card"] = None
     cards = _one_report_per_card(cards)
     if ROW_SEARCH and cnn:
         _search_rows(work, cards, readings, model, cnn, threshold, geometry, longest)
@@ -1816,9 +1823,18 @@ def _sure_by_both(reading: dict, threshold: float) -> bool:
 
 def _outweighed(reading: dict, support: list[dict], threshold: float) -> bool:
     """Whether a sure reading claiming a card elsewhere is outweighed by the card's own readings:
-    its two corners both sure by both readers, the rival sure by the CNN alone (``BOTH_CORNERS_WIN``)."""
-    return (BOTH_CORNERS_WIN and len(support) == 2 and all(_sure_by_both(r, threshold) for r in support)
-            and not _sure_by_both(reading, threshold))
+    its two corners both sure by both readers, the rival sure by the CNN alone (``BOTH_CORNERS_WIN``);
+    or one corner sure by both, the rival's rank doubted by the MLPs (``RANK_DOUBTED_CLAIM``)."""
+    return ((BOTH_CORNERS_WIN and len(support) == 2 and all(_sure_by_both(r, threshold) for r in support)
+             and not _sure_by_both(reading, threshold))
+            or (RANK_DOUBTED_CLAIM and any(_sure_by_both(r, threshold) for r in support)
+                and _rank_doubted(reading, threshold)))
+
+
+def _rank_doubted(reading: dict, threshold: float) -> bool:
+    """Whether the MLPs' own likeliest rank at a reading is another rank than the CNN's, and they do
+    not stand by its card (under ``BOTH_MLP``)."""
+    return reading.get("mlp_rank", reading["card"][0]) != reading["card"][0] and not _sure_by_both(reading, threshold)
 
 
 def _inside(quad: np.ndarray, point, shrink: float = 0.9) -> bool:

@@ -796,9 +796,12 @@ def test_a_four_index_meld_s_lowest_card_is_named_on_its_side_of_its_index_colum
     is read sure at its top-left index and, turned, at its bottom-left one.  The second, taken for a
     top-left index, puts a card a width to the left, on the cloth; so the ten was claimed at two
     places and not named.  Its edge shows beside the upright index only (``FOUR_INDEX_SIDE``): it is
-    named there, on its own card, and nothing is named wrong; with the rule off, not named."""
+    named there, on its own card, and nothing is named wrong; with the rule off, not named.  The
+    off-check holds ``RANK_DOUBTED_CLAIM`` off too: the turned reading's rank is one the MLPs doubt,
+    and that rule (of a later session) lets the sure claim keep the card by itself."""
     from vision import cards as C
-    _named_unless(3_550_122, "dondorf", "TH", "meld", monkeypatch, {"vision.cards.FOUR_INDEX_SIDE": False})
+    _named_unless(3_550_122, "dondorf", "TH", "meld", monkeypatch,
+                  {"vision.cards.FOUR_INDEX_SIDE": False, "vision.cards.RANK_DOUBTED_CLAIM": False})
     img, truth = _tuning_scene(3_550_122, "dondorf", condition="meld")
     monkeypatch.setattr(C, "FOUR_INDEX_SIDE", True)
     ten = next(f for f in find_cards(img) if f["card"] == "TH")
@@ -913,3 +916,24 @@ def test_a_striped_cloth_broken_up_at_the_darker_cut_is_not_given_back(monkeypat
     monkeypatch.setattr("vision.cards.TABLE_PER_LEVEL", True)
     monkeypatch.setattr("vision.cards.TABLE_RESCUE_MAX", 10 ** 6)
     assert len(C._ink_blobs(work)[0]) > len(blobs[0]) + 1000
+
+
+def test_a_claim_whose_rank_the_mlps_doubt_gives_way_to_one_sure_by_both(monkeypatch):
+    """Scene 3 173 606 (bellot, a fan; fresh in the fifty-fourth session, used since): a three of
+    clubs' index is read a jack of clubs, 0.991 by the CNN, the MLPs' likeliest rank the 3 (0.37 for
+    the jack); the fan's jack is read 1.0 by both readers at her own index.  A card read sure in two
+    places was unnamed at both only where the other reading lay outside its outline: the real jack
+    was unnamed, the misread (her reading inside its outline grown by 10 %) named, its outline on
+    the five of hearts.  Now the claim whose rank the MLPs doubt gives way to the one sure by both
+    (``RANK_DOUBTED_CLAIM``): the jack is named on her own card and no card is named wrong."""
+    img, truth = _tuning_scene(3_173_606, "bellot")
+    from vision import cards as C
+    jack = next(np.asarray(t["quad"], float) for t in truth["cards"] if t["card"] == "JC")
+
+    def jacks_on_the_jack(found):
+        return [C._inside(jack, np.mean(np.asarray(c["quad"], float), axis=0), shrink=1.0)
+                for c in found if c["card"] == "JC"]
+
+    assert jacks_on_the_jack(find_cards(img)) == [True]
+    monkeypatch.setattr("vision.cards.RANK_DOUBTED_CLAIM", False)
+    assert jacks_on_the_jack(find_cards(img)) == [False]
