@@ -123,6 +123,7 @@ EDGE_ALONG = 1.5          # ... along this many either way of the reading's cent
 BOTH_CORNERS_WIN = True   # ... unless the card is read at both corners sure by both readers, the other not (_outweighed)
 LONE_MLP = 0.2            # a card named by one reading the MLPs give under this ...
 LONE_SURE = 0.99          # ... and the CNN under this is not named (_cnn_alone; 0: off) ...
+RANK_DOUBTED_ALONE = True  # ... nor one the MLPs doubt the rank of, under LONE_SURE, out of a row (_doubted_alone)
 LONE_NO_VETO = True       # ... nor does it veto a card's other corner, sure by both readers (_lone_guess)
 IDLE_PARTNER_ALONE = True  # ... nor does a corner neither reader stands by make it one of two (_idle_partner)
 ROW_SPAN = 6.0            # ... unless another reading of the same size lies within this many rank-suit
@@ -1269,6 +1270,11 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
             # of a lower card read as a card not on the table (3 of the 13 fully visible cards named
             # wrong on 3 200 dev scenes); the card is reported unnamed
             card = None
+        if card is not None and len(backed) == 1 and _doubted_alone(backed[0], readings, threshold):
+            # the same, the MLPs giving the card more but reading another rank themselves: a lower
+            # card's ace in a pile, its heart cut by the top card's edge, read a four of hearts at
+            # 0.958 by the CNN, the MLPs' rank the 10 (fresh 3 175 169)
+            card = None
         if card is not None and ACE_OR_KING and any(_ace_or_king(r) for r in support):
             # the two readers disagree on the rank: a serif K (paris) is read as an A by the CNN, sure,
             # where the MLPs, from the glyph's gradients, see the K
@@ -1726,6 +1732,14 @@ def _alone_out_of_a_row(reading: dict, readings: list[dict]) -> bool:
     """Whether a reading cannot name its card by itself: sure by the CNN alone (``_cnn_alone``) with
     no row of indices beside it (``_in_a_row``)."""
     return _cnn_alone(reading) and not _in_a_row(reading, readings)
+
+
+def _doubted_alone(reading: dict, readings: list[dict], threshold: float) -> bool:
+    """Whether a reading cannot name its card by itself for the MLPs' doubt of its rank
+    (``RANK_DOUBTED_ALONE``): their own likeliest rank another, the card under ``BOTH_MLP``
+    (``_rank_doubted``), the CNN under ``LONE_SURE``, and no row of indices beside it."""
+    return (RANK_DOUBTED_ALONE and reading["confidence"] < LONE_SURE and _rank_doubted(reading, threshold)
+            and not _in_a_row(reading, readings))
 
 
 def _lone_guess(reading: dict, readings: list[dict]) -> bool:

@@ -937,3 +937,19 @@ def test_a_claim_whose_rank_the_mlps_doubt_gives_way_to_one_sure_by_both(monkeyp
     assert jacks_on_the_jack(find_cards(img)) == [True]
     monkeypatch.setattr("vision.cards.RANK_DOUBTED_CLAIM", False)
     assert jacks_on_the_jack(find_cards(img)) == [False]
+
+
+def test_a_lone_reading_whose_rank_the_mlps_doubt_does_not_name_a_card(monkeypatch):
+    """Scene 3 175 169 (lattmann, a pile; fresh in the fifty-fifth session, used since): a lower
+    card's ace of hearts, its heart cut by the nine of hearts lying over it, is read a four of hearts,
+    0.958 by the CNN; the MLPs give that card 0.27, their own likeliest rank the 10.  The MLPs gave
+    the card more than ``LONE_MLP``, so the rule for readings sure by the CNN alone let it through,
+    and a card not on the table was named.  A lone reading out of a row whose rank the MLPs doubt
+    (``RANK_DOUBTED_ALONE``) names no card: the pile's named cards are all right; with the rule off,
+    the four of hearts is named."""
+    img, truth = _tuning_scene(3_175_169, "lattmann")
+    found = find_cards(img)
+    assert_never_wrong(found, truth)
+    assert {"9H", "2S"} <= set(named(found))
+    monkeypatch.setattr("vision.cards.RANK_DOUBTED_ALONE", False)
+    assert "4H" in named(find_cards(img))
