@@ -737,20 +737,30 @@ class CardModel:
 
         With ``gate`` = (networks, p): the listed networks read every hypothesis first, and those they
         all give p(index) under p keep their average alone (so p(index) stays under p); the other
-        networks read only the rest.  Most hypotheses of a frame are plainly not an index: a quarter
-        of the networks' work rules out about seven in ten of them (see MLP_GATE)."""
-        if gate is None or len(features) == 0 or max(gate[0]) >= len(self.members):
+        networks read only the rest, whose reading by the listed ones is kept from the first pass.
+        Most hypotheses of a frame are plainly not an index: a quarter of the networks' work rules
+        out about seven in ten of them (see MLP_GATE)."""
+        n = len(self.members)
+        if gate is None or len(features) == 0 or max(gate[0]) >= n:
             # (a file with fewer networks than the gate names, a network being trained: no gate)
-            return self._average(features, range(len(self.members)))
+            return self._average(features, range(n))
         first, below = gate
-        ranks, suits = self._average(features, first)
+        gated = self._readings(features, first)
+        ranks, suits = _mean_of(gated, first)
         rest = np.nonzero((1.0 - ranks[:, -1]) >= below)[0]
         if len(rest):
-            ranks[rest], suits[rest] = self._average(features[rest], range(len(self.members)))
+            read = {k: (r[rest], s[rest]) for k, (r, s) in gated.items()}
+            read.update(self._readings(features[rest], [k for k in range(n) if k not in gated]))
+            ranks[rest], suits[rest] = _mean_of(read, range(n))
         return ranks, suits
 
     def _average(self, features: np.ndarray, which) -> tuple[np.ndarray, np.ndarray]:
         """The averaged probabilities of the networks numbered in ``which``."""
+        return _mean_of(self._readings(features, which), which)
+
+    def _readings(self, features: np.ndarray, which) -> dict:
+        """{network: (rank probabilities, suit probabilities)} of the networks numbered in ``which``,
+        their first layers as one matrix product."""
         which = tuple(which)
         if which not in self._first_of:
             bounds = np.concatenate([[0], np.cumsum(self._widths)])
@@ -758,13 +768,17 @@ class CardModel:
             self._first_of[which] = (np.ascontiguousarray(self.first_w[:, cols]), self.first_b[cols])
         w, b = self._first_of[which]
         first = np.maximum(0, features @ w + b)
-        ranks, suits = [], []
+        out = {}
         for k, h in zip(which, np.split(first, np.cumsum([self._widths[k] for k in which])[:-1], axis=1)):
             m = self.members[k]
             h = np.maximum(0, h @ m["W2"] + m["b2"])
-            ranks.append(_softmax(h @ m["Wr"] + m["br"]))
-            suits.append(_softmax(h @ m["Ws"] + m["bs"]))
-        return np.mean(ranks, axis=0), np.mean(suits, axis=0)
+            out[k] = (_softmax(h @ m["Wr"] + m["br"]), _softmax(h @ m["Ws"] + m["bs"]))
+        return out
+
+
+def _mean_of(readings: dict, which) -> tuple[np.ndarray, np.ndarray]:
+    """The mean rank and suit probabilities of the networks numbered in ``which``, in that order."""
+    return (np.mean([readings[k][0] for k in which], axis=0), np.mean([readings[k][1] for k in which], axis=0))
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:
