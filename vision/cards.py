@@ -1278,16 +1278,15 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
             # corner neither reader stands by does not lift it: IDLE_PARTNER)
             card = None
         backed = [r for r in support if not (IDLE_PARTNER_ALONE and _idle_partner(r, threshold))] or support
-        if card is not None and len(backed) == 1 and _alone_out_of_a_row(backed[0], readings):
+        if card is not None and len(backed) == 1 and (_alone_out_of_a_row(backed[0], readings)
+                                                       or _doubted_alone(backed[0], readings, threshold)):
             # one reading, sure by the CNN but not very sure, the MLPs reading another card, and no
             # row of indices beside it: in piles such a reading was a glyph of the top card's face or
             # of a lower card read as a card not on the table (3 of the 13 fully visible cards named
-            # wrong on 3 200 dev scenes); the card is reported unnamed
-            card = None
-        if card is not None and len(backed) == 1 and _doubted_alone(backed[0], readings, threshold):
-            # the same, the MLPs giving the card more but reading another rank themselves: a lower
-            # card's ace in a pile, its heart cut by the top card's edge, read a four of hearts at
-            # 0.958 by the CNN, the MLPs' rank the 10 (fresh 3 175 169)
+            # wrong on 3 200 dev scenes); the card is reported unnamed.  The same where the MLPs give
+            # the card more but read another rank themselves: a lower card's ace in a pile, its heart
+            # cut by the top card's edge, read a four of hearts at 0.958 by the CNN, the MLPs' rank
+            # the 10 (fresh 3 175 169)
             card = None
         if card is not None and ACE_OR_KING and any(_ace_or_king(r) for r in support):
             # the two readers disagree on the rank: a serif K (paris) is read as an A by the CNN, sure,
