@@ -309,7 +309,37 @@ def _opened(mask: np.ndarray, card_px: float) -> np.ndarray:
     """The mask with pinholes closed and everything narrower than about a card's width removed."""
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     k = int(max(5, OPEN_FRACTION * card_px)) | 1
-    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return disc_opening(mask, k)
+
+
+_DISC_STEPS: dict = {}
+
+
+def _disc_steps(k: int) -> list[np.ndarray]:
+    """OpenCV's k x k ellipse as the union of the rectangles of its staircase: one per half-width of
+    its rows, as tall as the rows at least that wide reach."""
+    if k not in _DISC_STEPS:
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        r = k // 2
+        half = [int(np.count_nonzero(row)) // 2 if row.any() else -1 for row in disc]
+        _DISC_STEPS[k] = [np.ones((2 * max(abs(dy - r) for dy, x in enumerate(half) if x >= h) + 1, 2 * h + 1),
+                                  np.uint8) for h in sorted({x for x in half if x >= 0})]
+    return _DISC_STEPS[k]
+
+
+def disc_opening(mask: np.ndarray, k: int) -> np.ndarray:
+    """``cv2.morphologyEx(mask, MORPH_OPEN, the k x k ellipse)``, pixel for pixel, about a third faster
+    for the sizes the masks are opened with: an erosion (dilation) by a union of rectangles is the
+    minimum (maximum) of the erosions (dilations) by each, and OpenCV erodes by a rectangle in two
+    one-dimensional passes where it takes every one of the ellipse's pixels in turn."""
+    steps = _disc_steps(k)
+    eroded = cv2.erode(mask, steps[0])
+    for step in steps[1:]:
+        eroded = cv2.min(eroded, cv2.erode(mask, step))
+    opened = cv2.dilate(eroded, steps[0])
+    for step in steps[1:]:
+        opened = cv2.max(opened, cv2.dilate(eroded, step))
+    return opened
 
 
 def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = None,

@@ -888,3 +888,18 @@ def test_a_stock_pile_touching_the_named_discard_is_found(background, dx, angle,
     assert reports() == [("-", "down", (0, 1, 2)), ("7H", "up", (3,))]
     monkeypatch.setattr(regions, "CUT_NAMED", False)
     assert reports() == [("7H", "up", (3,))]
+
+
+@pytest.mark.parametrize("k", [5, 15, 19, 25, 39])
+def test_the_disc_opening_is_opencv_s_ellipse_opening_pixel_for_pixel(k):
+    """The masks are opened by a union of rectangles (faster); it must give OpenCV's ellipse opening
+    exactly, at the picture's borders too (erosion treats beyond the border as set, dilation as not)."""
+    rng = np.random.default_rng(k)
+    mask = (rng.random((120, 200)) < 0.1).astype(np.uint8) * 255                # specks
+    for _ in range(8):                                                            # and turned bars of all sizes
+        box = ((rng.uniform(0, 200), rng.uniform(0, 120)), (rng.uniform(3, 70), rng.uniform(3, 50)), rng.uniform(0, 180))
+        cv2.fillPoly(mask, [np.round(cv2.boxPoints(box)).astype(np.int32)], 255)
+    mask[:, :k] = 255                                                             # a blob on the border
+    expected = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    assert 0 < cv2.countNonZero(expected) < cv2.countNonZero(mask)
+    assert np.array_equal(regions.disc_opening(mask, k), expected)
