@@ -867,6 +867,24 @@ def test_a_court_joined_to_a_named_card_is_found_without_that_cards_outline(monk
     assert on_queen() == []
 
 
+def test_a_card_over_a_named_one_is_found_with_its_side_there_paper_against_paper(monkeypatch):
+    """Dev scene 3 161 670 (a trick on wood): an xskat-german king of bells, whole, lies over the end of
+    the ace of hearts read at its index.  Without the ace's outline (``CUT_NAMED``) the king's region
+    is card-shaped, and three of its sides fit straight edges against the wood; the fourth lies over
+    the ace's paper, paper against paper, with no step to fit.  Since the fifty-sixth session
+    (``THREE_SIDES``) such a side, lying on a named card's outline, is kept where the region puts it,
+    and the king is found and named.  Without the rule, nothing lies on the king."""
+    img, truth, _ = _dev_scene(3_161_670)
+    king = next(i for i, t in enumerate(truth["cards"]) if t["card"] == "KD")
+    assert truth["cards"][king]["visible"] >= 0.98
+
+    def on_king():
+        return [r["card"] for r in find_cards(img) if under(truth, r["quad"]) and max(under(truth, r["quad"])) == king]
+    assert on_king() == ["KD"]
+    monkeypatch.setattr(regions, "THREE_SIDES", False)
+    assert on_king() == []
+
+
 @pytest.mark.parametrize("background,dx,angle", [("felt", 56, 0), ("felt", 55, -8), ("wood", 56, 0),
                                                  ("wood", 60, 10), ("pattern", 56, 0), ("pattern", 55, -8)])
 def test_a_stock_pile_touching_the_named_discard_is_found(background, dx, angle, real_deck, monkeypatch):
