@@ -110,8 +110,6 @@ AGREE_CNN, AGREE_MLP = 0.5, 0.95  # a reading the CNN gives this and the MLP thi
 BOTH_MLP = 0.7             # ... a sure reading the MLPs give this is sure by both when two corners disagree
 CLAIMED_ELSEWHERE = True        # a reading naming a card another group names surely does not veto (see below)
 SPLIT_CONFIDENT = 0.98    # two different readings both this sure are two cards, not one card's corners
-SMALLER_DOUBTED = True    # ... a smaller one, not sure by both, out of a row, is the other's cut corner: left out (_smaller_doubted)
-SMALLER_SCALE = 0.9       # ... (smaller: under this share of the other's size)
 CORNER_FIT = 0.13         # ... unless each lies this close to where the other puts the card's opposite corner
 MAX_SCALE_RATIO = 1.5     # a reading this much larger than the picture's typical index is a picture's glyphs
 COURT_SCALE_RATIO = 2.3   # ... of a jack, queen or king this much larger: some packs set their court index wider
@@ -1211,12 +1209,7 @@ def find_cards(image: np.ndarray, threshold: float | None = None, model: CardMod
     supports: list[list[dict]] = []     # the readings that name each card of ``cards``
     groups = []
     for g in _group(readings):
-        cut = [a for a, b in ((g[0], g[1]), (g[1], g[0])) if _smaller_doubted(a, b, readings, threshold)] if (
-            len(g) == 2 and g[0]["card"] != g[1]["card"]) else []
-        if cut:
-            # the other corner, cut by a card over it, read smaller as another card: no evidence either way
-            groups.append([r for r in g if r is not cut[0]])
-        elif (len(g) == 2 and g[0]["card"] != g[1]["card"] and min(r["own_confidence"] for r in g) >= SPLIT_CONFIDENT
+        if (len(g) == 2 and g[0]["card"] != g[1]["card"] and min(r["own_confidence"] for r in g) >= SPLIT_CONFIDENT
                 and not _corners_of_one_card(g[0], g[1])):
             # two sure, different readings whose outlines coincide: two cards of a meld or a fan
             # (each index seen), far more often than one card misread at one corner
@@ -1760,17 +1753,6 @@ def _doubted_alone(reading: dict, readings: list[dict], threshold: float) -> boo
     (``_rank_doubted``), the CNN under ``LONE_SURE``, and no row of indices beside it."""
     return (RANK_DOUBTED_ALONE and reading["confidence"] < LONE_SURE and _rank_doubted(reading, threshold)
             and not _in_a_row(reading, readings))
-
-
-def _smaller_doubted(reading: dict, other: dict, readings: list[dict], threshold: float) -> bool:
-    """Whether ``reading``, at the other corner of a card ``other`` reads sure by both readers, is a
-    corner cut by a card over it (``SMALLER_DOUBTED``): smaller than ``other`` (under ``SMALLER_SCALE``
-    of its size), not sure by both readers, and out of a row.  It is then left out of the two's group
-    (``find_cards``): neither a second card nor a veto of ``other``.  A neoclassical eight of clubs read 1.0 by both at one corner, its other
-    corner cut by the queen over it read an ace of clubs (0.994, the MLPs 0.43) at 0.81 of its size,
-    was named twice: fresh trick 3 561 232."""
-    return (SMALLER_DOUBTED and reading["scale"] < SMALLER_SCALE * other["scale"] and _sure_by_both(other, threshold)
-            and not _sure_by_both(reading, threshold) and not _in_a_row(reading, readings))
 
 
 def _lone_guess(reading: dict, readings: list[dict]) -> bool:

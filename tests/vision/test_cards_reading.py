@@ -961,19 +961,3 @@ def test_a_lone_reading_whose_rank_the_mlps_doubt_does_not_name_a_card(monkeypat
     assert {"9H", "2S"} <= set(named(found))
     monkeypatch.setattr("vision.cards.RANK_DOUBTED_ALONE", False)
     assert "4H" in named(find_cards(img))
-
-
-def test_a_cut_corner_smaller_and_doubted_is_not_a_second_card(monkeypatch):
-    """Scene 3 561 232 (neoclassical, a trick; fresh in the fifty-sixth session, used since): the eight
-    of clubs is read 1.0 by both readers at one corner; its other corner, cut by the queen of clubs
-    lying over it, is read an ace of clubs, 0.994 by the CNN, 0.43 by the MLPs, at 0.81 of the
-    eight's size.  Two sure readings of different cards whose outlines coincide were taken for two
-    cards, and the ace, not on the table, was named.  A smaller corner not sure by both readers, out
-    of a row, against one sure by both (``SMALLER_DOUBTED``) is the same card's cut corner: the eight
-    is named, and no ace; with the rule off, the ace is named."""
-    img, truth = _tuning_scene(3_561_232, "neoclassical", condition="trick")
-    found = find_cards(img)
-    assert_never_wrong(found, truth)
-    assert {"8C", "QC", "7S"} <= set(named(found))
-    monkeypatch.setattr("vision.cards.SMALLER_DOUBTED", False)
-    assert "AC" in named(find_cards(img))
