@@ -169,12 +169,23 @@ def averaged_colour_distance(img: np.ndarray, card_px: float, period: float) -> 
     # the table is the local median, or (where the cloth ends in a corner of the picture, and a
     # local median is mostly the floor) the whole picture's median
     distances = []
-    for table in (_table_model(features, card_px), np.median(features.reshape(-1, 4), axis=0)):
+    whole = np.array([median_u8(features[:, :, k]) for k in range(4)])
+    for table in (_table_model(features, card_px), whole):
         channels = cv2.split(cv2.absdiff(features, np.broadcast_to(table, features.shape).astype(np.uint8)))
         distances.append(cv2.max(cv2.max(channels[0], channels[1]), cv2.max(channels[2], channels[3])))
     distance = cv2.min(distances[0], distances[1])
-    typical = max(1.0, float(np.median(distance)))
+    typical = max(1.0, median_u8(distance))
     return cv2.resize(distance.astype(np.float32) / typical, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def median_u8(values: np.ndarray) -> float:
+    """``float(np.median(values))`` of 8-bit values, from their histogram: the mean of the two middle
+    values (one value, of an odd count), about four times faster on a picture's channel."""
+    values = np.ascontiguousarray(values).ravel()
+    below = np.cumsum(np.bincount(values, minlength=256))     # how many values lie at or under each level
+    n = values.size
+    return (float(np.searchsorted(below, (n - 1) // 2, side="right"))
+            + float(np.searchsorted(below, n // 2, side="right"))) / 2
 
 
 def averaged_colour_mask(distance: np.ndarray, open_px: float) -> np.ndarray:

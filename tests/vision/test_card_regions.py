@@ -921,3 +921,13 @@ def test_the_disc_opening_is_opencv_s_ellipse_opening_pixel_for_pixel(k):
     expected = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     assert 0 < cv2.countNonZero(expected) < cv2.countNonZero(mask)
     assert np.array_equal(regions.disc_opening(mask, k), expected)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 1000, 1001, 14400])
+def test_the_histogram_median_is_numpy_s_median(n):
+    """``median_u8`` (a histogram's) must give ``np.median`` exactly: the mean of the two middle values
+    of an even count, the middle one of an odd count, on spread and on few distinct values."""
+    rng = np.random.default_rng(n)
+    for values in (rng.integers(0, 256, n).astype(np.uint8), (rng.integers(0, 3, n) * 100).astype(np.uint8),
+                   rng.integers(0, 256, (n, 1)).astype(np.uint8)):
+        assert regions.median_u8(values) == float(np.median(values))
