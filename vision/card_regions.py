@@ -110,6 +110,7 @@ SMALL_CARDS = True                 # with the card size guessed, the masks opene
 GLARE_RISE = 1.05                  # ... where a new region brighter the further in by this at each step is glare
 THREE_SIDES = True                 # ... a region there with three sides on edges, the fourth on a named outline (_three_sided)
 THREE_SIDES_NEAR = 6.0             # ... within this many half-size px of it
+THREE_SIDES_ALIKE = (5.0, 0.25)     # ... not along one of its sides (degrees apart, middles apart / length)
 CUT_NAMED = True                   # last, the sharp masks without the named cards' outlines (a card joined to one)
 BESIDE_MARGIN = 6.0                # ... the table beyond a side lies this far (half-size px) outside those outlines
 NEARER_SIZE = 0.22                 # a later mask's region of a card found already, its outline this much nearer the
@@ -455,6 +456,8 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
             box = edge_fitted(half, guess, straight_min=straight_min)
             if box is None and kind == "cut" and THREE_SIDES and named_half:
                 box = _three_sided(half, guess, straight_min, named_half)
+                if box is not None and _holds_a_centre(box, named_half):
+                    box = None                   # (the rest of a named card whose outline lies off it)
             if box is None:
                 box = _shrunk_to_edges(half, guess, straight_min)
                 if box is None and TURN_REFIT:
@@ -781,11 +784,24 @@ def _three_sided(img: np.ndarray, box: np.ndarray, straight_min: float, named: l
         return None
     moves[k] = 0.0
     fitted = moved_sides(box, moves)
-    if fitted is None:
+    if fitted is None or _continues(fitted, k, named):
         return None
     lengths = np.hypot(*np.diff(np.vstack([fitted, fitted[:1]]), axis=0).T)
     aspect = max(lengths[0] + lengths[2], lengths[1] + lengths[3]) / max(1e-6, min(lengths[0] + lengths[2], lengths[1] + lengths[3]))
     return fitted if ASPECT[0] <= aspect <= ASPECT[1] else None
+
+
+def _continues(box: np.ndarray, k: int, named: list) -> bool:
+    """Whether side ``k`` of ``box`` lies along a side of a named outline, turned alike within
+    ``THREE_SIDES_ALIKE[0]`` degrees, its middle within ``THREE_SIDES_ALIKE[1]`` of its length of that
+    side's: the box is then the rest of that card, its outline placed from its index too small (a pack
+    whose index sits further in than the geometry's median; dev face-down 3 418 163, an atlasnye two of
+    hearts, 2.5 degrees), not a card lying over it (dev 3 161 670, the king 10 degrees off the ace)."""
+    p0, along, tangent, _ = list(_sides(box))[k]
+    middle, length = p0 + 0.5 * along, float(np.hypot(*along))
+    return any(abs(float(np.dot(tangent, q_tangent))) >= np.cos(np.deg2rad(THREE_SIDES_ALIKE[0]))
+               and float(np.hypot(*(q0 + 0.5 * q_along - middle))) <= THREE_SIDES_ALIKE[1] * length
+               for q in named for q0, q_along, q_tangent, _ in _sides(q))
 
 
 def _shrunk_to_edges(img: np.ndarray, box: np.ndarray, straight_min: float):
