@@ -856,15 +856,21 @@ def test_a_court_joined_to_a_named_card_is_found_without_that_cards_outline(monk
     forty-seventh session those masks are looked at once more, last, without the named outlines
     (``CUT_NAMED``): what is left is the queen's own region, named from its picture.  Without it,
     nothing lies on the queen."""
-    img, truth, _ = _dev_scene(3_168_134)
-    queen = next(i for i, t in enumerate(truth["cards"]) if t["card"] == "QC")
-    assert truth["cards"][queen]["visible"] >= 0.98
+    _found_on_a_whole_card_by_the_rule(3_168_134, "QC", "CUT_NAMED", monkeypatch)
 
-    def on_queen():
-        return [r["card"] for r in find_cards(img) if under(truth, r["quad"]) and max(under(truth, r["quad"])) == queen]
-    assert on_queen() == ["QC"]
-    monkeypatch.setattr(regions, "CUT_NAMED", False)
-    assert on_queen() == []
+
+def _found_on_a_whole_card_by_the_rule(seed: int, card: str, switch: str, monkeypatch):
+    """In dev scene ``seed`` the whole ``card`` (on top, at least 98 % in view) is found and named, and
+    with the card regions' rule ``switch`` off nothing is reported on it."""
+    img, truth, _ = _dev_scene(seed)
+    which = next(i for i, t in enumerate(truth["cards"]) if t["card"] == card)
+    assert truth["cards"][which]["visible"] >= 0.98
+
+    def on_it():
+        return [r["card"] for r in find_cards(img) if under(truth, r["quad"]) and max(under(truth, r["quad"])) == which]
+    assert on_it() == [card]
+    monkeypatch.setattr(regions, switch, False)
+    assert on_it() == []
 
 
 def test_a_card_over_a_named_one_is_found_with_its_side_there_paper_against_paper(monkeypatch):
@@ -874,15 +880,7 @@ def test_a_card_over_a_named_one_is_found_with_its_side_there_paper_against_pape
     the ace's paper, paper against paper, with no step to fit.  Since the fifty-sixth session
     (``THREE_SIDES``) such a side, lying on a named card's outline, is kept where the region puts it,
     and the king is found and named.  Without the rule, nothing lies on the king."""
-    img, truth, _ = _dev_scene(3_161_670)
-    king = next(i for i, t in enumerate(truth["cards"]) if t["card"] == "KD")
-    assert truth["cards"][king]["visible"] >= 0.98
-
-    def on_king():
-        return [r["card"] for r in find_cards(img) if under(truth, r["quad"]) and max(under(truth, r["quad"])) == king]
-    assert on_king() == ["KD"]
-    monkeypatch.setattr(regions, "THREE_SIDES", False)
-    assert on_king() == []
+    _found_on_a_whole_card_by_the_rule(3_161_670, "KD", "THREE_SIDES", monkeypatch)
 
 
 @pytest.mark.parametrize("background,dx,angle", [("felt", 56, 0), ("felt", 55, -8), ("wood", 56, 0),
