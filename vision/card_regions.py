@@ -108,9 +108,9 @@ PERIODIC_STRAIGHT = 0.4            # a region of that mask needs this share of e
 UNMEASURED_LARGER = True           # the larger regions looked at too when the size comes from no card's two corners
 SMALL_CARDS = True                 # with the card size guessed, the masks opened again for cards of CARD_LENGTH[0], last
 GLARE_RISE = 1.05                  # ... where a new region brighter the further in by this at each step is glare
-THREE_SIDES = True                 # ... a region there with three sides on edges, the fourth on a named outline (_three_sided)
+THREE_SIDES = True                 # ... one fitting three sides, the fourth on a named outline (_three_sided)
 THREE_SIDES_NEAR = 6.0             # ... within this many half-size px of it
-THREE_SIDES_ALIKE = (5.0, 0.25)     # ... not along one of its sides (degrees apart, middles apart / length)
+THREE_SIDES_ALIKE = (5.0, 0.25)    # ... not along one of its sides (degrees apart, middles apart / length)
 CUT_NAMED = True                   # last, the sharp masks without the named cards' outlines (a card joined to one)
 BESIDE_MARGIN = 6.0                # ... the table beyond a side lies this far (half-size px) outside those outlines
 NEARER_SIZE = 0.22                 # a later mask's region of a card found already, its outline this much nearer the
@@ -453,11 +453,10 @@ def card_regions(work: np.ndarray, known_quads: list, size_quads: list | None = 
                 continue                         # found in another mask already
             straight_min = PERIODIC_STRAIGHT if breaks_period else EDGE_SIDE_MIN
             guess = cv2.boxPoints(rect) * (SCALE / 2.0)
-            box = edge_fitted(half, guess, straight_min=straight_min)
+            moves = side_offsets(half, guess, straight_min=straight_min)      # (edge_fitted's, kept for THREE_SIDES)
+            box = None if any(m is None for m in moves) else moved_sides(guess, moves)
             if box is None and kind == "cut" and THREE_SIDES and named_half:
-                box = _three_sided(half, guess, straight_min, named_half)
-                if box is not None and _holds_a_centre(box, named_half):
-                    box = None                   # (the rest of a named card whose outline lies off it)
+                box = _three_sided(guess, moves, named_half)
             if box is None:
                 box = _shrunk_to_edges(half, guess, straight_min)
                 if box is None and TURN_REFIT:
@@ -766,35 +765,35 @@ def _sides(box):
         yield p0, along, tangent, normal
 
 
-def _three_sided(img: np.ndarray, box: np.ndarray, straight_min: float, named: list):
+def _three_sided(box: np.ndarray, moves: list, named: list):
     """A region of the "cut" masks (the named cards' outlines taken out) whose sides fit straight edges
-    but one, that one lying on a named card's outline: a card lying over the named one, its side there
-    over the named card's paper, paper against paper, with no step to fit.  The three sides are fitted
-    and the fourth kept where the region puts it, when the rectangle has a card's aspect (``ASPECT``).
-    None otherwise."""
-    moves = side_offsets(img, box, straight_min=straight_min)
+    (``moves``: ``side_offsets``) but one, that one lying on a named card's outline: a card lying over
+    the named one, its side there over the named card's paper, paper against paper, with no step to
+    fit.  The three sides are fitted and the fourth kept where the region puts it, when the rectangle
+    has a card's aspect (``ASPECT``), does not continue a named outline (``_continues``) and holds no
+    named card's centre (both: the rest of a named card whose outline came out too small).  None
+    otherwise."""
     missing = [k for k, m in enumerate(moves) if m is None]
     if len(missing) != 1:
         return None
     k = missing[0]
-    p0, along, _, normal = list(_sides(box))[k]
+    p0, along, _, _ = list(_sides(box))[k]
     middle = p0 + 0.5 * along
     if not any(cv2.pointPolygonTest(np.float32(q), (float(middle[0]), float(middle[1])), True) > -THREE_SIDES_NEAR
                for q in named):
         return None
-    moves[k] = 0.0
-    fitted = moved_sides(box, moves)
-    if fitted is None or _continues(fitted, k, named):
+    fitted = moved_sides(box, [0.0 if m is None else m for m in moves])
+    if fitted is None or _continues(fitted, k, named) or _holds_a_centre(fitted, named):
         return None
     lengths = np.hypot(*np.diff(np.vstack([fitted, fitted[:1]]), axis=0).T)
-    aspect = max(lengths[0] + lengths[2], lengths[1] + lengths[3]) / max(1e-6, min(lengths[0] + lengths[2], lengths[1] + lengths[3]))
-    return fitted if ASPECT[0] <= aspect <= ASPECT[1] else None
+    across, along_sides = lengths[0] + lengths[2], lengths[1] + lengths[3]
+    return fitted if ASPECT[0] <= max(across, along_sides) / max(1e-6, min(across, along_sides)) <= ASPECT[1] else None
 
 
 def _continues(box: np.ndarray, k: int, named: list) -> bool:
-    """Whether side ``k`` of ``box`` lies along a side of a named outline, turned alike within
-    ``THREE_SIDES_ALIKE[0]`` degrees, its middle within ``THREE_SIDES_ALIKE[1]`` of its length of that
-    side's: the box is then the rest of that card, its outline placed from its index too small (a pack
+    """Whether side ``k`` of ``box`` lies along a side of a named outline: turned alike within
+    ``THREE_SIDES_ALIKE[0]`` degrees, the two sides' middles apart by at most ``THREE_SIDES_ALIKE[1]`` of
+    its length.  The box is then the rest of that card, its outline placed from its index too small (a pack
     whose index sits further in than the geometry's median; dev face-down 3 418 163, an atlasnye two of
     hearts, 2.5 degrees), not a card lying over it (dev 3 161 670, the king 10 degrees off the ace)."""
     p0, along, tangent, _ = list(_sides(box))[k]
